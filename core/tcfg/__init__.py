@@ -1,0 +1,107 @@
+"""tcfg: what exactly am I compiling for?
+
+Importing ``tcfg`` does no work: plugins are found and loaded on the first registry
+query (building a target, listing kinds or tags), and modules are imported on first
+use of the names below.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from tcfg.errors import (
+    AttributeValueError,
+    PluginError,
+    PluginWarning,
+    TargetError,
+    TargetSyntaxError,
+    UnknownAttributeError,
+    UnknownKindError,
+    UnknownTagError,
+)
+
+if TYPE_CHECKING:
+    from tcfg.dispatch import GenericFunc, generic_func
+    from tcfg.kind import TargetKind
+    from tcfg.registry import PluginRecord, Registry
+    from tcfg.target import Target
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AttributeValueError",
+    "GenericFunc",
+    "PluginError",
+    "PluginRecord",
+    "PluginWarning",
+    "Registry",
+    "Target",
+    "TargetError",
+    "TargetKind",
+    "TargetSyntaxError",
+    "UnknownAttributeError",
+    "UnknownKindError",
+    "UnknownTagError",
+    "generic_func",
+    "get_kind",
+    "get_tag",
+    "list_kinds",
+    "list_tags",
+    "plugins",
+    "register_tag",
+]
+
+_LAZY = {
+    "Target": "tcfg.target",
+    "Registry": "tcfg.registry",
+    "PluginRecord": "tcfg.registry",
+    "TargetKind": "tcfg.kind",
+    "GenericFunc": "tcfg.dispatch",
+    "generic_func": "tcfg.dispatch",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tcfg' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def _registry() -> Registry:
+    from tcfg.registry import default_registry
+
+    return default_registry()
+
+
+def list_kinds() -> list[str]:
+    """The names of all registered kinds, sorted."""
+    return _registry().list_kinds()
+
+
+def get_kind(name: str) -> TargetKind:
+    """The kind ``name``; :class:`UnknownKindError` lists the closest names."""
+    return _registry().get_kind(name)
+
+
+def list_tags(prefix: str | None = None) -> list[str]:
+    """The names of all registered tags (starting with ``prefix``), sorted."""
+    return _registry().list_tags(prefix)
+
+
+def get_tag(name: str) -> dict[str, Any]:
+    """The config of tag ``name``; :class:`UnknownTagError` lists the closest names."""
+    return _registry().get_tag(name)
+
+
+def register_tag(name: str, config: Any, override: bool = False) -> None:
+    """Register tag ``name`` as ``config``, validated before it is stored."""
+    _registry().register_tag(name, config, override)
+
+
+def plugins() -> list[PluginRecord]:
+    """One record per discovered plugin: name, distribution, version, status, error, registrations."""
+    return _registry().plugins()

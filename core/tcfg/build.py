@@ -1,0 +1,354 @@
+"""Building targets from strings, JSON text, dicts, tags and other targets.
+
+Every failure caused by the input is a :class:`tcfg.TargetError` that quotes the input
+and names the offending token or field. Nesting (``host`` inside ``host``) is limited
+to :data:`MAX_DEPTH` levels and the text of one target to :data:`MAX_TEXT` characters.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tcfg.errors import (
+    AttributeValueError,
+    PluginError,
+    TargetError,
+    TargetSyntaxError,
+    UnknownAttributeError,
+    UnknownKindError,
+    UnknownTagError,
+    describe_choices,
+)
+from tcfg.features import FeatureValue
+from tcfg.grammar import Option, pointer, split_options, tokenize
+from tcfg.kind import Compiler, DeriveRequest, Derived, Parser, TargetKind
+from tcfg.schema import Attr, InvalidValue
+
+if TYPE_CHECKING:
+    from tcfg.registry import Registry
+    from tcfg.target import Target
+
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish"]
+
+#: How deeply targets may nest (a host's host's host ...).
+MAX_DEPTH = 32
+#: The longest target text (string or JSON) accepted, in characters.
+MAX_TEXT = 65536
+
+_MISSING = object()
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
+    """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
+    from tcfg.target import Target
+
+    if depth > MAX_DEPTH:
+        raise TargetError(f"targets nest more than {MAX_DEPTH} levels deep (host inside host ...)")
+    if isinstance(spec, Target):
+        target = spec
+    elif isinstance(spec, str):
+        target = _from_text(registry, spec, depth)
+    elif isinstance(spec, Mapping):
+        target = _from_dict(registry, spec, None, depth)
+    else:
+        raise TargetError(
+            f"cannot make a target from {type(spec).__name__} {_short(repr(spec))}; "
+            "expected a target string, JSON text, a dict or a Target"
+        )
+    if host is not None:
+        target = with_attrs(target, {"host": build(registry, host, None, depth + 1)})
+    return target
+
+
+def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
+    """``target`` with some configured attributes replaced (None removes one)."""
+    attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
+    return finish(target.registry, target.kind, attrs, str(target), 0)
+
+
+def _load_json(text: str) -> Any:
+    def no_constants(name: str) -> Any:
+        raise TargetSyntaxError(f"JSON target {_short(text)!r}: {name} is not a valid value")
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise TargetSyntaxError(f"JSON target {_short(text)!r}: the key {key!r} appears twice")
+            out[key] = value
+        return out
+
+    try:
+        return json.loads(text, parse_constant=no_constants, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise TargetSyntaxError(
+            f"JSON target {_short(text)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise TargetSyntaxError(f"JSON target {_short(text)!r} nests too deeply") from None
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise TargetSyntaxError(
+            f"target text of {len(text)} characters is longer than the limit of {MAX_TEXT}: {_short(text, 60)!r}"
+        )
+
+
+def _nested(registry: Registry, depth: int) -> Any:
+    return lambda spec: build(registry, spec, None, depth + 1)
+
+
+def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> UnknownKindError:
+    kinds, tags = registry.kinds_and_tags()
+    return UnknownKindError(
+        f"target {_short(text)!r}: {name!r} is neither a kind nor a tag; "
+        f"{describe_choices(name, [*kinds, *tags])}" + pointer(text, start, end)
+    )
+
+
+def _from_text(registry: Registry, text: str, depth: int) -> Target:
+    _check_length(text)
+    stripped = text.strip()
+    if not stripped:
+        raise TargetSyntaxError(
+            "empty target string; expected a kind or tag such as "
+            + ", ".join(repr(k) for k in registry.list_kinds()[:6])
+        )
+    if stripped.startswith("{"):
+        return _from_dict(registry, _load_json(stripped), stripped, depth)
+    tokens = tokenize(text)
+    head = tokens[0]
+    kinds, tags = registry.kinds_and_tags()
+    if head.dash:
+        raise TargetSyntaxError(
+            f"target {_short(text)!r} starts with an option; it must start with a kind or tag "
+            f"(kinds: {', '.join(sorted(kinds))})" + pointer(text, head.start, head.end)
+        )
+    kind = kinds.get(head.text)
+    base: dict[str, Any] = {}
+    if kind is None:
+        entry = tags.get(head.text)
+        if entry is None:
+            raise _unknown_head(registry, head.text, text, head.start, head.end)
+        kind, base = entry.target.kind, dict(entry.target.config)
+    compilers = registry.compiler_table()
+
+    def is_flag(key: str) -> bool:
+        attr = kind.table.get(key) or next(
+            (c.table[key] for (k, _), c in compilers.items() if k == kind.name and key in c.table), None
+        )
+        return attr is not None and attr.type.is_flag
+
+    options = split_options(text, tokens[1:], is_flag)
+    compiler_opt = next((o for o in options if o.key == "compiler"), None)
+    compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else base.get("compiler")
+    compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
+    given: dict[str, Any] = {}
+    for opt in options:
+        attr = _attr(registry, kind, compiler, opt.key, text, opt)
+        if opt.key in given:
+            raise AttributeValueError(
+                f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
+            )
+        given[opt.key] = _convert_text(attr, opt, text, registry, depth)
+    return finish(registry, kind, {**base, **given}, text, depth)
+
+
+def _convert_text(attr: Attr, opt: Option, text: str, registry: Registry, depth: int) -> Any:
+    if opt.value is None:
+        return True
+    try:
+        return attr.type.from_text(opt.value, _nested(registry, depth))
+    except InvalidValue as exc:
+        raise AttributeValueError(
+            f"target {_short(text)!r}: -{opt.key} {exc}" + pointer(text, opt.token.start, opt.token.end)
+        ) from None
+    except TargetError as exc:
+        raise type(exc)(f"target {_short(text)!r}: in -{opt.key}: {exc}") from None
+
+
+def _compiler(
+    registry: Registry, kind: TargetKind, name: Any, text: str, opt: Option | None = None
+) -> Compiler | None:
+    if name is None:
+        return None
+    compiler = registry.compiler_table().get((kind.name, name)) if isinstance(name, str) else None
+    if compiler is None:
+        offered = registry.compilers(kind.name)
+        choices = (
+            describe_choices(str(name), offered)
+            if offered
+            else "no installed plugin registers a compiler for it"
+        )
+        where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
+        raise AttributeValueError(
+            f"target {_short(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}"
+            + where
+        )
+    return compiler
+
+
+def _attr(
+    registry: Registry, kind: TargetKind, compiler: Compiler | None, key: str, text: str, opt: Option | None
+) -> Attr:
+    attr = kind.table.get(key)
+    if attr is None and compiler is not None:
+        attr = compiler.table.get(key)
+    if attr is not None:
+        return attr
+    owners = [n for n, c in registry.compilers(kind.name).items() if key in c.table]
+    if owners:
+        hint = f"it belongs to the compiler {owners[0]!r}: add -compiler={owners[0]}"
+    else:
+        names = [*kind.table, *(compiler.table if compiler else ())]
+        hint = describe_choices(key, names)
+    where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
+    raise UnknownAttributeError(
+        f"target {_short(text)!r}: kind {kind.name!r} has no attribute {key!r}; {hint}" + where
+    )
+
+
+def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
+    if not isinstance(data, Mapping):
+        raise TargetSyntaxError(
+            f"JSON target {_short(source or repr(data))!r} must be an object, not {type(data).__name__}"
+        )
+    text = source if source is not None else _short(repr(dict(data)))
+    for key in data:
+        if not isinstance(key, str):
+            raise TargetSyntaxError(f"target {text!r}: attribute names must be strings, not {key!r}")
+    kinds, tags = registry.kinds_and_tags()
+    kind_name = data.get("kind")
+    base: dict[str, Any] = {}
+    if kind_name is None:
+        tag_name = data.get("tag")
+        if tag_name is None:
+            raise TargetError(
+                f"target {text!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'"
+            )
+        entry = tags.get(tag_name) if isinstance(tag_name, str) else None
+        if entry is None:
+            raise UnknownTagError(f"target {text!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}")
+        kind, base = entry.target.kind, dict(entry.target.config)
+    else:
+        kind = kinds.get(kind_name) if isinstance(kind_name, str) else None
+        if kind is None:
+            hint = (
+                f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
+                if isinstance(kind_name, str) and kind_name in tags
+                else describe_choices(str(kind_name), kinds)
+            )
+            raise UnknownKindError(f"target {text!r}: unknown kind {kind_name!r}; {hint}")
+    compiler = _compiler(registry, kind, data.get("compiler", base.get("compiler")), text)
+    nested = _nested(registry, depth)
+    given: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "kind" or (key == "tag" and kind_name is None):
+            continue
+        attr = _attr(registry, kind, compiler, key, text, None)
+        try:
+            given[key] = attr.type.check(value, nested)
+        except InvalidValue as exc:
+            raise AttributeValueError(f"target {text!r}: {key!r} {exc}") from None
+        except TargetError as exc:
+            raise type(exc)(f"target {text!r}: in {key!r}: {exc}") from None
+    return finish(registry, kind, {**base, **given}, text, depth)
+
+
+def _run(parser: Parser, request: DeriveRequest, owner: str, text: str) -> Derived:
+    try:
+        derived = parser(request)
+    except TargetError as exc:
+        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+    except RecursionError:
+        raise TargetError(f"target {_short(text)!r} nests too deeply") from None
+    except Exception as exc:
+        raise PluginError(
+            f"target {_short(text)!r}: the parser of plugin {owner!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    if not isinstance(derived, Derived):
+        raise PluginError(f"the parser of plugin {owner!r} returned {derived!r}, not a Derived")
+    return derived
+
+
+def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: str, depth: int) -> Target:
+    """Check compiler and attributes, fill defaults, run the parsers, and make the Target."""
+    from tcfg.target import Target
+
+    compiler = _compiler(registry, kind, attrs.get("compiler"), text)
+    defaults: Mapping[str, Any] = kind.defaults
+    if compiler is not None:
+        for key in attrs:
+            if key not in kind.table and key not in compiler.table:
+                _attr(registry, kind, compiler, key, text, None)
+        defaults = {**defaults, **{n: a.default for n, a in compiler.table.items() if a.default is not None}}
+    else:
+        for key in attrs:
+            if key not in kind.table:
+                _attr(registry, kind, None, key, text, None)
+    full = {**defaults, **attrs}
+    keys: list[str] = list(full.get("keys", ()))
+    features: dict[str, FeatureValue] = {}
+    why: dict[str, str] = {}
+    if kind.parser is not None:
+        owner = registry.owner("kind", kind.name)
+        derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), owner, text)
+        if derived.attrs is not None and derived.attrs != full:
+            full = _checked_changes(registry, kind, compiler, full, derived.attrs, owner, depth)
+        keys += derived.keys
+        features.update(derived.features)
+        why.update(derived.why)
+    if compiler is not None and compiler.parser is not None:
+        request = DeriveRequest(kind.name, full, registry, features)
+        derived = _run(compiler.parser, request, f"compiler {compiler.name}", text)
+        keys += derived.keys
+        features.update(derived.features)
+        why.update(derived.why)
+    if registry.derive_hooks():
+        request = DeriveRequest(kind.name, full, registry, dict(features))
+        try:
+            extra = registry.call_derive_hooks(request)
+        except TargetError as exc:
+            raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+        for _plugin, derived in extra:
+            keys += derived.keys
+            features.update(derived.features)
+            why.update(derived.why)
+    undeclared = features.keys() - registry.features.docs.keys()
+    if undeclared:
+        raise PluginError(
+            f"target {_short(text)!r}: parsers derived undeclared features {sorted(undeclared)}"
+        )
+    keys += kind.default_keys
+    config = {k: v for k, v in full.items() if defaults.get(k, _MISSING) != v}
+    return Target._make(kind, compiler, full, config, tuple(dict.fromkeys(keys)), features, why, registry)
+
+
+def _checked_changes(
+    registry: Registry,
+    kind: TargetKind,
+    compiler: Compiler | None,
+    full: dict[str, Any],
+    changed: Mapping[str, Any],
+    owner: str,
+    depth: int,
+) -> dict[str, Any]:
+    out = dict(changed)
+    for key, value in changed.items():
+        if full.get(key, _MISSING) == value:
+            continue
+        attr = kind.table.get(key) or (compiler.table.get(key) if compiler else None)
+        if attr is None:
+            raise PluginError(f"the parser of plugin {owner!r} set the undeclared attribute {key!r}")
+        try:
+            out[key] = attr.type.check(value, _nested(registry, depth))
+        except InvalidValue as exc:
+            raise PluginError(f"the parser of plugin {owner!r} set {key!r} to {value!r}, which {exc}") from None
+    return out

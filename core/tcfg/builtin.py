@@ -1,0 +1,74 @@
+"""The core's own plugin: the ``llvm`` and ``c`` kinds and their generic LLVM codegen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tcfg.codegen import Codegen, LLVMCodegen
+from tcfg.cpu import host_triple, parse_cpu_target
+from tcfg.kind import TargetKind
+from tcfg.plugin import hookimpl
+from tcfg.schema import Attr, Boolean, Choice, Integer, String, StringList
+from tcfg.target import Target
+
+_MATTR = StringList(String(r"[+-][A-Za-z0-9_.\-]+", "+feature or -feature"))
+_FLOAT_ABI = Choice(("soft", "softfp", "hard"))
+
+_CPU_ATTRS = (
+    Attr("mtriple", String(r"[A-Za-z0-9_.]+(-[A-Za-z0-9_.]*)*", "an LLVM triple"), doc="LLVM target triple."),
+    Attr("mcpu", String(r"[A-Za-z0-9_.\-+]+", "a CPU name"), doc="CPU name, as -mcpu for clang and llc; 'native' for this machine."),
+    Attr("march", String(r"[A-Za-z0-9_.\-+]+", "an architecture"), doc="Architecture with extensions, as clang's -march."),
+    Attr("mattr", _MATTR, doc="LLVM target features to add (+x) or remove (-x)."),
+    Attr("mabi", String(), doc="ABI name, as llc -target-abi."),
+    Attr("mfloat-abi", _FLOAT_ABI, doc="Floating-point ABI."),
+)
+
+LLVM = TargetKind(
+    name="llvm",
+    device_type="cpu",
+    attrs=(
+        *_CPU_ATTRS,
+        Attr("num-cores", Integer(minimum=1), doc="Number of cores to parallelise over."),
+        Attr("opt-level", Integer(minimum=0, maximum=3), doc="LLVM optimisation level (default 2)."),
+        Attr("fast-math", Boolean(), default=False, doc="Allow fast-math floating-point transformations."),
+        Attr("vector-width", Integer(minimum=1), doc="Preferred vector width in bits."),
+    ),
+    default_keys=("cpu",),
+    parser=parse_cpu_target,
+    doc="A CPU, compiled through LLVM.",
+)
+
+C = TargetKind(
+    name="c",
+    device_type="cpu",
+    attrs=(
+        *_CPU_ATTRS,
+        Attr("workspace-byte-alignment", Integer(minimum=1), doc="Alignment of workspace buffers in bytes."),
+        Attr("constants-byte-alignment", Integer(minimum=1), doc="Alignment of constant buffers in bytes."),
+    ),
+    default_keys=("cpu",),
+    parser=parse_cpu_target,
+    doc="A CPU, compiled through generated C source (microcontrollers included).",
+)
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    for kind in (LLVM, C):
+        register(kind)
+
+
+@hookimpl(trylast=True)
+def tcfg_codegen(target: Target) -> Codegen | None:
+    """LLVM flags as given, for CPU targets that no vendor plugin handles."""
+    if target.kind.name not in ("llvm", "c"):
+        return None
+    attrs = target.attrs
+    return LLVMCodegen(
+        triple=attrs.get("mtriple") or host_triple(),
+        cpu=attrs.get("mcpu") or "generic",
+        features=tuple(attrs.get("mattr", ())),
+        float_abi=attrs.get("mfloat-abi"),
+        opt_level=attrs.get("opt-level", 2),
+        notes=("no installed plugin knows this architecture: features are passed through as given",),
+    )

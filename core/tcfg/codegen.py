@@ -1,0 +1,115 @@
+"""Codegen configurations: what a target asks of the code generator, and code generated with it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tcfg.errors import TargetError
+
+__all__ = ["Codegen", "LLVMCodegen"]
+
+
+class Codegen(ABC):
+    """A kind-specific codegen configuration."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON-compatible data."""
+
+
+@dataclass(frozen=True)
+class LLVMCodegen(Codegen):
+    """LLVM's view of a CPU target: triple, CPU, feature string, float ABI and flags.
+
+    ``features`` are LLVM feature names with ``+``/``-`` (``+neon``), in the order
+    LLVM should apply them. ``clang_cpu_flag`` is how clang spells the CPU
+    (``-mcpu`` on Arm, ``-march`` on x86). ``extra_clang``/``extra_llc`` carry
+    flags a plugin adds (such as a preferred vector width), and ``notes`` say why.
+    """
+
+    triple: str
+    cpu: str = "generic"
+    features: Sequence[str] = ()
+    float_abi: str | None = None
+    opt_level: int = 2
+    clang_cpu_flag: str = "-mcpu"
+    extra_clang: Sequence[str] = ()
+    extra_llc: Sequence[str] = ()
+    notes: Sequence[str] = ()
+
+    @property
+    def feature_string(self) -> str:
+        """The features as LLVM's comma-separated ``-mattr`` string."""
+        return ",".join(self.features)
+
+    def clang_flags(self) -> list[str]:
+        """Flags that make clang compile for this target."""
+        flags = [f"--target={self.triple}"]
+        if self.cpu and self.cpu != "generic":
+            flags.append(f"{self.clang_cpu_flag}={self.cpu}")
+        for feat in self.features:
+            flags += ["-Xclang", "-target-feature", "-Xclang", feat]
+        if self.float_abi:
+            flags.append(f"-mfloat-abi={self.float_abi}")
+        flags.append(f"-O{self.opt_level}")
+        return flags + list(self.extra_clang)
+
+    def llc_flags(self) -> list[str]:
+        """Flags that make llc compile for this target."""
+        flags = [f"-mtriple={self.triple}", f"-mcpu={self.cpu}"]
+        if self.features:
+            flags.append(f"-mattr={self.feature_string}")
+        if self.float_abi:
+            flags.append(f"-float-abi={'soft' if self.float_abi == 'softfp' else self.float_abi}")
+        flags.append(f"-O={self.opt_level}")
+        return flags + list(self.extra_llc)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "llvm",
+            "triple": self.triple,
+            "cpu": self.cpu,
+            "features": self.feature_string,
+            "float_abi": self.float_abi,
+            "opt_level": self.opt_level,
+            "clang": self.clang_flags(),
+            "llc": self.llc_flags(),
+            "notes": list(self.notes),
+        }
+
+    def emit_assembly(self, llvm_ir: str) -> str:
+        """Optimise ``llvm_ir`` for this target (loop and SLP vectorisers on) and return assembly.
+
+        Needs llvmlite (``pip install 'tcfg-core[llvm]'``).
+        """
+        try:
+            import llvmlite.binding as llvm
+        except ImportError as exc:
+            raise TargetError(
+                "emitting assembly needs llvmlite: pip install 'tcfg-core[llvm]'"
+            ) from exc
+        llvm.initialize_all_targets()
+        llvm.initialize_all_asmprinters()
+        try:
+            target = llvm.Target.from_triple(self.triple)
+        except RuntimeError as exc:
+            raise TargetError(f"llvmlite's LLVM has no target for triple {self.triple!r}: {exc}") from exc
+        machine = target.create_target_machine(
+            cpu=self.cpu, features=self.feature_string, opt=self.opt_level, reloc="pic"
+        )
+        try:
+            module = llvm.parse_assembly(llvm_ir)
+            module.verify()
+        except RuntimeError as exc:
+            raise TargetError(f"invalid LLVM IR: {exc}") from exc
+        module.triple = self.triple
+        module.data_layout = str(machine.target_data)
+        tuning = llvm.create_pipeline_tuning_options(speed_level=self.opt_level, size_level=0)
+        tuning.loop_vectorization = True
+        tuning.slp_vectorization = True
+        builder = llvm.create_pass_builder(machine, tuning)
+        builder.getModulePassManager().run(module, builder)
+        return str(machine.emit_assembly(module))

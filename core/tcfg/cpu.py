@@ -1,0 +1,123 @@
+"""The CPU parser of the ``llvm`` and ``c`` kinds: which installed sub-parser claims a target.
+
+The triple's architecture decides first (aliases normalised: ``arm64`` is ``aarch64``,
+``amd64`` is ``x86_64``, ``thumbv7em`` is ``arm``); without a triple, the sub-parser
+that recognises ``mcpu`` claims it. With no claimant the target stays valid, with the
+kind's keys and no vendor features.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from tcfg.errors import AttributeValueError
+from tcfg.features import Feature
+from tcfg.kind import DeriveRequest, Derived
+
+__all__ = ["CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
+
+_AARCH64 = frozenset({"aarch64", "aarch64_be", "arm64", "arm64e", "arm64_32", "aarch64_32"})
+_X86_64 = frozenset({"x86_64", "amd64", "x86_64h"})
+_X86 = frozenset({"x86", "i386", "i486", "i586", "i686", "i786"})
+
+
+def arch_family(triple: str) -> str:
+    """The architecture family of an LLVM triple: ``aarch64``, ``arm``, ``x86_64``, ``x86``, or its arch."""
+    arch = triple.split("-", 1)[0].lower()
+    if arch in _AARCH64:
+        return "aarch64"
+    if arch in _X86_64:
+        return "x86_64"
+    if arch in _X86:
+        return "x86"
+    if arch.startswith(("arm", "thumb")):
+        return "arm"
+    return arch
+
+
+@lru_cache(maxsize=1)
+def host_triple() -> str:
+    """The LLVM triple of the machine this process runs on."""
+    if hasattr(os, "uname"):
+        machine = os.uname().machine.lower()
+    else:  # Windows
+        import platform
+
+        machine = platform.machine().lower()
+    machine = {"amd64": "x86_64", "arm64": "aarch64", "x64": "x86_64"}.get(machine, machine)
+    if sys.platform == "darwin":
+        return f"{'arm64' if machine == 'aarch64' else machine}-apple-darwin"
+    if sys.platform.startswith("win"):
+        return f"{machine}-pc-windows-msvc"
+    env = "gnueabihf" if machine.startswith("arm") else "gnu"
+    return f"{machine}-unknown-linux-{env}"
+
+
+class CpuParser(ABC):
+    """A vendor sub-parser for ``llvm``/``c`` targets of some architectures.
+
+    ``name`` identifies it in messages; ``arches`` lists the families from
+    :func:`arch_family` whose triples it claims; ``features`` declares every feature
+    it can derive.
+    """
+
+    name: str = ""
+    arches: tuple[str, ...] = ()
+    features: Sequence[Feature] = ()
+
+    @abstractmethod
+    def claims_cpu(self, mcpu: str) -> bool:
+        """Whether ``mcpu`` (possibly with ``+ext`` suffixes) names a CPU of this parser's arches.
+
+        Only asked when the target has no triple; names every architecture accepts
+        (``generic``) must not be claimed.
+        """
+
+    @abstractmethod
+    def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
+        """Keys, features and canonical attributes for a claimed target.
+
+        ``arch`` is the triple's family, or None when claimed by ``mcpu``. Raises
+        :class:`tcfg.TargetError` for a CPU, architecture or extension it refuses.
+        ``mcpu=native`` arrives here with the host's triple filled in; resolve it.
+        """
+
+
+def parse_cpu_target(request: DeriveRequest) -> Derived:
+    """The parser of the core's ``llvm`` and ``c`` kinds."""
+    attrs: dict[str, Any] = dict(request.attrs)
+    triple = attrs.get("mtriple")
+    mcpu = attrs.get("mcpu")
+    if triple is None and (mcpu == "native" or (request.kind == "llvm" and mcpu is None and attrs.get("march") is None)):
+        triple = attrs["mtriple"] = host_triple()
+    parsers = request.registry.cpu_parsers()
+    chosen: CpuParser | None = None
+    arch: str | None = None
+    if triple is not None:
+        arch = arch_family(triple)
+        chosen = next((p for p in parsers if arch in p.arches), None)
+    elif mcpu is not None:
+        claimants = [p for p in parsers if p.claims_cpu(mcpu)]
+        if len(claimants) > 1:
+            names = ", ".join(p.name for p in claimants)
+            raise AttributeValueError(
+                f"-mcpu={mcpu} is claimed by several CPU parsers ({names}); add -mtriple to choose"
+            )
+        chosen = claimants[0] if claimants else None
+    if chosen is None:
+        if mcpu == "native":
+            raise AttributeValueError(
+                f"-mcpu=native needs a CPU plugin for {arch_family(host_triple())} "
+                f"(this machine's triple is {host_triple()}); installed CPU parsers: "
+                + (", ".join(p.name for p in parsers) or "none")
+            )
+        return Derived(attrs=attrs)
+    derived = chosen.parse(DeriveRequest(request.kind, attrs, request.registry), arch)
+    if derived.attrs is None:
+        return Derived(attrs, derived.keys, derived.features, derived.why)
+    return derived

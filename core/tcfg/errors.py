@@ -1,0 +1,79 @@
+"""The exception hierarchy: every error caused by user input is a :class:`TargetError`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "AttributeValueError",
+    "PluginError",
+    "PluginWarning",
+    "TargetError",
+    "TargetSyntaxError",
+    "UnknownAttributeError",
+    "UnknownKindError",
+    "UnknownTagError",
+    "closest",
+    "describe_choices",
+]
+
+
+class TargetError(ValueError):
+    """A target, tag, kind or plugin configuration that tcfg refuses.
+
+    The message quotes the input, names the offending token or field and lists
+    the valid choices or the closest ones.
+    """
+
+
+class TargetSyntaxError(TargetError):
+    """The text of a target string or JSON document is malformed."""
+
+
+class UnknownKindError(TargetError):
+    """The first token or ``kind`` field names no registered kind or tag."""
+
+
+class UnknownTagError(TargetError):
+    """A ``tag`` names no registered tag."""
+
+
+class UnknownAttributeError(TargetError):
+    """An attribute that the target's kind (and compiler) does not declare."""
+
+
+class AttributeValueError(TargetError):
+    """An attribute value of the wrong type, or outside what the schema allows."""
+
+
+class PluginError(TargetError):
+    """A plugin failed to load or register (raised in strict mode)."""
+
+
+class PluginWarning(UserWarning):
+    """A plugin failed to load or register and was skipped; the others still work."""
+
+
+def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The up-to-``n`` names in ``choices`` that look most like ``word``."""
+    import difflib
+
+    pool = list(choices)
+    found = difflib.get_close_matches(word, pool, n=n, cutoff=0.6)
+    if not found:
+        lowered = word.lower()
+        found = [c for c in pool if lowered and (lowered in c.lower() or c.lower() in lowered)][:n]
+    return found
+
+
+def describe_choices(word: str, choices: Iterable[str], *, limit: int = 12) -> str:
+    """A sentence offering the closest names to ``word``, or the valid ones if few."""
+    pool = sorted(set(choices))
+    near = closest(word, pool)
+    if near:
+        return "did you mean " + ", ".join(repr(c) for c in near) + "?"
+    if not pool:
+        return "there are none"
+    if len(pool) <= limit:
+        return "valid choices: " + ", ".join(repr(c) for c in pool)
+    return f"valid choices include: {', '.join(repr(c) for c in pool[:limit])} (and {len(pool) - limit} more)"

@@ -1,0 +1,152 @@
+"""The ``target.features`` namespace: derived hardware facts with names, aliases and provenance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Union
+
+from tcfg.errors import closest
+
+__all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
+
+#: A feature's value: a flag, or a quantity such as a vector width or a version.
+FeatureValue = Union[bool, int, str]
+
+
+def feature_name(name: str) -> str:
+    """The canonical spelling of a feature name: lower case, ``.`` and ``-`` as ``_``."""
+    return name.lower().replace(".", "_").replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature name a plugin declares, what it means, and other names that read it.
+
+    ``aliases`` are compatibility names (TVM's ``has_asimd`` for ``neon``) that read
+    the same fact.
+    """
+
+    name: str
+    doc: str = ""
+    aliases: tuple[str, ...] = ()
+
+
+class FeatureIndex:
+    """Every feature name and alias the loaded plugins declare, and who declared each."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}
+        self.owners: dict[str, str] = {}
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
+        key = feature_name(name)
+        if key in self.docs:
+            return key
+        return self.aliases.get(key)
+
+    def known(self) -> list[str]:
+        """All names and aliases, for suggestions."""
+        return sorted({*self.docs, *self.aliases})
+
+
+class Features:
+    """A target's features: read as attributes, items, or a mapping of the present ones.
+
+    ``features.dsp`` and ``features["dsp"]`` read a value; a feature some installed
+    plugin declares that this target lacks reads ``False``; an undeclared name raises
+    ``AttributeError`` (``KeyError`` for ``[]``) naming the closest known names.
+    ``"sve" in features`` is true when the target has the feature (its value is not
+    ``False``); iteration, ``len`` and ``dict(features)`` cover those present features.
+    """
+
+    __slots__ = ("_values", "_why", "_index")
+
+    def __init__(
+        self, values: Mapping[str, FeatureValue], why: Mapping[str, str], index: FeatureIndex
+    ) -> None:
+        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_why", dict(why))
+        object.__setattr__(self, "_index", index)
+
+    def _lookup(self, name: str) -> FeatureValue | None:
+        canonical = self._index.resolve(name)
+        if canonical is None:
+            key = feature_name(name)
+            return self._values.get(key)
+        return self._values.get(canonical, False)
+
+    def _unknown(self, name: str) -> str:
+        near = closest(feature_name(name), self._index.known())
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        return f"no installed plugin declares the feature {name!r}{hint}"
+
+    def __getattr__(self, name: str) -> FeatureValue:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = self._lookup(name)
+        if value is None:
+            raise AttributeError(self._unknown(name))
+        return value
+
+    def __getitem__(self, name: str) -> FeatureValue:
+        value = self._lookup(name)
+        if value is None:
+            raise KeyError(self._unknown(name))
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("target features are read-only")
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        value = self._lookup(name)
+        return value is not None and value is not False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._values))
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def keys(self) -> list[str]:
+        """The names of the features this target has, sorted."""
+        return sorted(self._values)
+
+    def items(self) -> list[tuple[str, FeatureValue]]:
+        """``(name, value)`` for each present feature, sorted by name."""
+        return sorted(self._values.items())
+
+    def get(self, name: str, default: FeatureValue | None = None) -> FeatureValue | None:
+        """The value of ``name``, or ``default`` when no plugin declares it."""
+        value = self._lookup(name)
+        return default if value is None else value
+
+    def explain(self, name: str) -> str:
+        """One sentence: the feature's value and what gave it (option, CPU, architecture)."""
+        value = self[name]
+        canonical = self._index.resolve(name) or feature_name(name)
+        label = canonical if canonical == feature_name(name) else f"{name} (alias of {canonical})"
+        why = self._why.get(canonical)
+        if why:
+            return f"{label} = {value!r}: {why}"
+        if value is False:
+            owner = self._index.owners.get(canonical, "a plugin")
+            return f"{label} = False: nothing in this target implies it (declared by {owner})"
+        return f"{label} = {value!r}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Features):
+            return self._values == other._values
+        if isinstance(other, Mapping):
+            return self._values == dict(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.items())
+        return f"Features({inner})"

@@ -1,0 +1,208 @@
+"""The target string grammar: tokenizing ``kind -key=value ...`` and quoting values back.
+
+Grammar (the classic TVM/clang form)::
+
+    target  := head option*
+    head    := word                      (a kind or a tag name)
+    option  := ("-" | "--") key ["=" value | " " value]
+    value   := word                      (lists split at unquoted commas)
+
+Words are separated by whitespace. Inside a word, ``'...'`` and ``"..."`` quote
+(whitespace, commas and ``=`` lose their meaning there) and ``\\`` escapes the next
+character, inside quotes or not. :func:`quote` is the inverse used for printing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tcfg.errors import TargetSyntaxError
+
+__all__ = ["Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
+
+_SPECIAL = frozenset("'\"\\")
+_NEEDS_QUOTES = re.compile(r"[\s'\"\\,]")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+_NUMBER = re.compile(r"-[0-9]")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One whitespace-separated word of the input, quotes and escapes resolved.
+
+    ``eq`` is the index of the first unquoted ``=`` (or -1), ``commas`` the indexes
+    of unquoted commas, ``quoted`` whether any part was quoted or escaped,
+    ``dash`` whether it starts with an unquoted ``-``, and ``start``/``end`` its
+    span in the original text.
+    """
+
+    text: str
+    eq: int
+    commas: tuple[int, ...]
+    quoted: bool
+    dash: bool
+    start: int
+    end: int
+
+    @property
+    def is_option(self) -> bool:
+        """Whether this word starts an option (an unquoted ``-`` not followed by a digit)."""
+        return self.dash and not _NUMBER.match(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class RawValue:
+    """The text of an option's value, with the unquoted commas that split list values."""
+
+    text: str
+    commas: tuple[int, ...]
+    quoted: bool
+
+    def split(self) -> list[str]:
+        """The comma-separated items; an empty unquoted value is the empty list."""
+        if not self.text and not self.quoted:
+            return []
+        items, last = [], 0
+        for pos in self.commas:
+            items.append(self.text[last:pos])
+            last = pos + 1
+        items.append(self.text[last:])
+        return items
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One ``-key[=value]`` option; ``value`` is None for a bare flag."""
+
+    key: str
+    value: RawValue | None
+    token: Token
+
+
+def pointer(text: str, start: int, end: int) -> str:
+    """The input on one line and a caret line under ``text[start:end]``."""
+    end = max(end, start + 1)
+    return f"\n  {text}\n  {' ' * start}{'^' * (end - start)}"
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into words, resolving quotes and escapes."""
+    if not _SPECIAL.intersection(text):
+        return _tokenize_plain(text)
+    return _tokenize_quoted(text)
+
+
+def _tokenize_plain(text: str) -> list[Token]:
+    tokens = []
+    for match in re.finditer(r"\S+", text):
+        word = match.group()
+        commas = tuple(i for i, c in enumerate(word) if c == ",") if "," in word else ()
+        tokens.append(
+            Token(word, word.find("="), commas, False, word[0] == "-", match.start(), match.end())
+        )
+    return tokens
+
+
+def _tokenize_quoted(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        start, chars, commas, eq, quoted, quote_char = i, [], [], -1, False, ""
+        quote_start, dash = -1, text[i] == "-"
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                if i + 1 >= n:
+                    raise TargetSyntaxError(
+                        f"target {text!r} ends with a lone backslash" + pointer(text, i, i + 1)
+                    )
+                chars.append(text[i + 1])
+                quoted = True
+                i += 2
+                continue
+            if quote_char:
+                if c == quote_char:
+                    quote_char = ""
+                else:
+                    chars.append(c)
+                i += 1
+                continue
+            if c in "'\"":
+                quote_char, quote_start, quoted = c, i, True
+                i += 1
+                continue
+            if c.isspace():
+                break
+            if c == ",":
+                commas.append(len(chars))
+            elif c == "=" and eq < 0:
+                eq = len(chars)
+            chars.append(c)
+            i += 1
+        if quote_char:
+            raise TargetSyntaxError(
+                f"target {text!r} has an unclosed {quote_char} quote" + pointer(text, quote_start, n)
+            )
+        tokens.append(Token("".join(chars), eq, tuple(commas), quoted, dash, start, i))
+    return tokens
+
+
+def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]) -> list[Option]:
+    """Read ``tokens`` (the words after the head) as options.
+
+    ``is_flag(key)`` says whether ``key`` is a boolean attribute, which may stand
+    alone (``-flag``) or take ``true``/``false`` as the next word.
+    """
+    options: list[Option] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if not tok.dash or tok.text in ("-", "--"):
+            raise TargetSyntaxError(
+                f"target {text!r}: expected an option like -key=value, found {tok.text!r}"
+                + pointer(text, tok.start, tok.end)
+            )
+        body_start = 2 if tok.text.startswith("--") else 1
+        key_end = tok.eq if tok.eq >= 0 else len(tok.text)
+        key = tok.text[body_start:key_end]
+        if not _KEY.match(key):
+            raise TargetSyntaxError(
+                f"target {text!r}: {tok.text[:key_end]!r} is not a valid option name"
+                + pointer(text, tok.start, tok.end)
+            )
+        i += 1
+        if tok.eq >= 0:
+            off = tok.eq + 1
+            value = RawValue(
+                tok.text[off:], tuple(c - off for c in tok.commas if c > tok.eq), tok.quoted
+            )
+            options.append(Option(key, value, tok))
+            continue
+        if is_flag(key):
+            if i < n and tokens[i].text in ("true", "false") and not tokens[i].quoted:
+                options.append(Option(key, RawValue(tokens[i].text, (), False), tok))
+                i += 1
+            else:
+                options.append(Option(key, None, tok))
+            continue
+        if i >= n or tokens[i].is_option:
+            raise TargetSyntaxError(
+                f"target {text!r}: option -{key} needs a value (-{key}=VALUE or -{key} VALUE)"
+                + pointer(text, tok.start, tok.end)
+            )
+        nxt = tokens[i]
+        options.append(Option(key, RawValue(nxt.text, nxt.commas, nxt.quoted), tok))
+        i += 1
+    return options
+
+
+def quote(text: str) -> str:
+    """``text`` as one word of the grammar: bare when safe, else single-quoted with escapes."""
+    if text and not _NEEDS_QUOTES.search(text):
+        return text
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -1,0 +1,128 @@
+"""The hooks a tcfg plugin implements: this module is the plugin author's reference.
+
+A plugin is a module (or object) named by an entry point in the ``tcfg`` group, whose
+functions are marked with :data:`tcfg.plugin.hookimpl` and named after the hooks
+below. Implement only the hooks you need; every argument is optional to accept.
+
+Registration hooks (``tcfg_register_*``) run once, when the registry first loads, and
+receive a ``register`` callable. A plugin's registrations are all-or-nothing: if one
+of them is invalid, raises, or claims a name another plugin owns, none of that
+plugin's registrations are kept, a :class:`tcfg.PluginWarning` names the cause, and
+``tcfg.plugins()`` reports it (``TCFG_STRICT_PLUGINS=1`` raises instead).
+
+Feature derivation and keys come from parsers: a :class:`~tcfg.kind.TargetKind`'s
+``parser``, a :class:`~tcfg.cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
+:class:`~tcfg.kind.Compiler`'s ``parser``, and the :func:`tcfg_derive_target` hook for
+additions to kinds a plugin does not own. Each declares the features it derives
+(:class:`~tcfg.features.Feature`, with compatibility aliases such as TVM's
+``has_asimd``) and returns a :class:`~tcfg.kind.Derived`.
+
+Per-target hooks (:func:`tcfg_derive_target`, :func:`tcfg_codegen`) must be fast and
+side-effect free; import vendor SDKs (llvmlite, NVRTC, TensorRT) only inside the
+functions that use them, never at module import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pluggy
+
+if TYPE_CHECKING:
+    from tcfg.codegen import Codegen
+    from tcfg.cpu import CpuParser
+    from tcfg.features import Feature
+    from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+    from tcfg.target import Target
+
+hookspec = pluggy.HookspecMarker("tcfg")
+
+
+class TagRegistrar(Protocol):
+    """The ``register`` callable of :func:`tcfg_register_tags`."""
+
+    def __call__(
+        self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = ""
+    ) -> None:
+        """Register tag ``name`` as ``config`` (a target dict or string, possibly naming a tag).
+
+        ``description`` is one line for ``tcfg tags``; ``source`` cites where each fact
+        came from (a datasheet or vendor page, with its date).
+        """
+
+
+@hookspec
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    """Register the target kinds this plugin defines (``register(TargetKind(...))``).
+
+    A kind name may be registered by one plugin only.
+    """
+
+
+@hookspec
+def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
+    """Register sub-parsers for the core's ``llvm`` and ``c`` kinds (``register(parser)``).
+
+    The core's CPU parser hands a target to the sub-parser whose ``arches`` include
+    the triple's architecture family, or without a triple to the one whose
+    ``claims_cpu(mcpu)`` is true. An architecture family may be claimed by one
+    sub-parser only.
+    """
+
+
+@hookspec
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    """Register BYOC compilers (``-compiler=NAME``) for kinds of this or other plugins.
+
+    A compiler name may be registered once per kind; its attribute names must not
+    clash with the kind's.
+    """
+
+
+@hookspec
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    """Register tags: named target configurations of real devices and systems.
+
+    Runs after every plugin's kinds are registered, so a tag may use another
+    plugin's kind (a board tag with an ``llvm`` host). Each config is validated by
+    building it; an invalid one fails this plugin's registration.
+    """
+
+
+@hookspec
+def tcfg_derive_target(request: DeriveRequest) -> Derived | None:
+    """Add keys and features to targets of kinds this plugin does not own, or return None.
+
+    Called for every target after its kind's (and compiler's) parser, with the
+    features derived so far in ``request.features``. Returned ``attrs`` are ignored:
+    only a kind's own parser may change attributes. Declare the features you add
+    with :func:`tcfg_register_features`.
+    """
+
+
+@hookspec
+def tcfg_register_features(register: Callable[[Feature], None]) -> None:
+    """Declare the features (and their aliases) that :func:`tcfg_derive_target` adds.
+
+    Features derived by kinds, CPU parsers and compilers are declared on those objects.
+    A feature name or alias may be declared by one plugin only.
+    """
+
+
+@hookspec(firstresult=True)
+def tcfg_codegen(target: Target) -> Codegen | None:
+    """The codegen configuration for ``target``, or None if this plugin does not handle it.
+
+    The first plugin to return a configuration wins. Raise :class:`tcfg.TargetError`
+    when the target is yours but cannot be compiled (say what is missing).
+    """
+
+
+@hookspec
+def tcfg_detect() -> Sequence[Target | Mapping[str, Any] | str]:
+    """Targets (specs or Targets) for the devices of this machine that this plugin knows.
+
+    Return an empty list when there is nothing of yours here; raise
+    :class:`tcfg.TargetError` only when a device is present but cannot be read.
+    """

@@ -1,0 +1,141 @@
+"""Target kinds, BYOC compilers and what their parsers derive."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from tcfg.features import Feature, FeatureValue
+from tcfg.schema import Attr, String, StringList, TargetValue, attr_table
+
+if TYPE_CHECKING:
+    from tcfg.registry import Registry
+
+__all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "TargetKind", "Parser"]
+
+NAME = re.compile(r"[a-z][a-z0-9_\-]*\Z")
+
+#: The attributes every kind has.
+COMMON_ATTRS: tuple[Attr, ...] = (
+    Attr("keys", StringList(), doc="Dispatch keys given by the user; they come first in target.keys."),
+    Attr("libs", StringList(), doc="External libraries the generated code may call (cublas, cudnn, ...)."),
+    Attr("device", String(), doc="A device name, for runtimes that choose by name."),
+    Attr("model", String(), doc="The device model, for information and dispatch."),
+    Attr("compiler", String(), doc="A BYOC compiler registered for this kind by some plugin."),
+    Attr("tag", String(), doc="The tag this target was built from."),
+    Attr("host", TargetValue(), doc="The target that runs the host side of this target's code."),
+)
+_COMMON_TABLE = attr_table(COMMON_ATTRS)
+
+
+@dataclass(frozen=True)
+class DeriveRequest:
+    """What a parser sees: the kind's name, the attributes (given plus defaults), the registry.
+
+    ``features`` holds what earlier steps derived (a BYOC compiler sees the kind's features).
+    """
+
+    kind: str
+    attrs: Mapping[str, Any]
+    registry: Registry
+    features: Mapping[str, FeatureValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What a parser derives from a target's attributes.
+
+    ``attrs``: the attributes to use instead (a parser may fill or canonicalise them;
+    None keeps them). Parsing must be idempotent: parsing the returned attributes again
+    returns them unchanged, so that ``str()``/``export()`` round-trip. ``keys``: dispatch
+    keys in priority order. ``features``: canonical feature names (declared by the
+    parser's owner) to values; absent means ``False``. ``why``: for a feature name, a
+    sentence saying which option, CPU or version implied it.
+    """
+
+    attrs: Mapping[str, Any] | None = None
+    keys: tuple[str, ...] = ()
+    features: Mapping[str, FeatureValue] = field(default_factory=dict)
+    why: Mapping[str, str] = field(default_factory=dict)
+
+
+#: A kind's or compiler's parser: raises TargetError for attributes it refuses.
+Parser = Callable[[DeriveRequest], Derived]
+
+
+@dataclass(frozen=True)
+class TargetKind:
+    """A kind of target: its name, device type, attributes, default keys, parser and features.
+
+    ``attrs`` are the kind's own attributes; the common ones (keys, libs, device,
+    model, tag, host, compiler) are added. ``parser`` derives keys and features and
+    may refuse attributes; ``features`` declares what it can derive.
+    """
+
+    name: str
+    device_type: str
+    attrs: Sequence[Attr] = ()
+    default_keys: tuple[str, ...] = ()
+    parser: Parser | None = None
+    features: Sequence[Feature] = ()
+    doc: str = ""
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    rank: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not NAME.match(self.name):
+            raise ValueError(f"kind name {self.name!r} must match {NAME.pattern}")
+        own = attr_table(self.attrs)
+        clash = sorted(set(own) & set(_COMMON_TABLE))
+        if clash:
+            raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
+        table = {**own, **_COMMON_TABLE}
+        object.__setattr__(self, "table", MappingProxyType(table))
+        object.__setattr__(self, "rank", MappingProxyType({n: i for i, n in enumerate(table)}))
+        object.__setattr__(
+            self,
+            "defaults",
+            MappingProxyType({n: a.default for n, a in table.items() if a.default is not None}),
+        )
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of this kind's dict/JSON form."""
+        props: dict[str, Any] = {"kind": {"const": self.name}}
+        props.update({name: attr.json_schema() for name, attr in sorted(self.table.items())})
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": f"tcfg target of kind {self.name!r}",
+            "description": self.doc,
+            "type": "object",
+            "properties": props,
+            "required": ["kind"],
+            "additionalProperties": False,
+            "$defs": {"target": {"type": "object", "required": ["kind"]}},
+        }
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """A BYOC compiler that plugins offer for some kinds (``-compiler=tensorrt``).
+
+    Its ``attrs`` become valid on targets that name it, and its ``parser`` (if any)
+    runs after the kind's, seeing the kind's features; it may refuse the target.
+    """
+
+    name: str
+    kinds: tuple[str, ...]
+    attrs: Sequence[Attr] = ()
+    parser: Parser | None = None
+    features: Sequence[Feature] = ()
+    doc: str = ""
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not NAME.match(self.name):
+            raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
+        object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
+

@@ -1,0 +1,42 @@
+"""Everything a plugin author imports: the hook marker and the types hooks register.
+
+See :mod:`tcfg.hookspecs` for the hooks and ``docs/plugins.md`` for a guide.
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+from tcfg.codegen import Codegen, LLVMCodegen
+from tcfg.cpu import CpuParser, arch_family, host_triple
+from tcfg.errors import AttributeValueError, TargetError
+from tcfg.features import Feature
+from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetValue
+
+__all__ = [
+    "Attr",
+    "AttrType",
+    "AttributeValueError",
+    "Boolean",
+    "Choice",
+    "Codegen",
+    "Compiler",
+    "CpuParser",
+    "DeriveRequest",
+    "Derived",
+    "Feature",
+    "Integer",
+    "LLVMCodegen",
+    "String",
+    "StringList",
+    "TargetError",
+    "TargetKind",
+    "TargetValue",
+    "arch_family",
+    "hookimpl",
+    "host_triple",
+]
+
+#: Marks a plugin's hook implementations: ``@hookimpl def tcfg_register_kinds(register): ...``
+hookimpl = pluggy.HookimplMarker("tcfg")

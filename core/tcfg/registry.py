@@ -1,0 +1,594 @@
+"""The registry: kinds, tags, CPU parsers, compilers and features, loaded from plugins on first use."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from tcfg import hookspecs
+from tcfg.errors import (
+    PluginError,
+    PluginWarning,
+    TargetError,
+    UnknownKindError,
+    UnknownTagError,
+    describe_choices,
+)
+from tcfg.features import Feature, FeatureIndex, feature_name
+from tcfg.loader import Candidate, discover, env_flag
+
+if TYPE_CHECKING:
+    from tcfg.codegen import Codegen
+    from tcfg.cpu import CpuParser
+    from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+    from tcfg.target import Target
+
+__all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
+
+_TAG_NAME = re.compile(r"[^\s'\"\\{=-][^\s'\"\\]*\Z")
+_CACHE_LIMIT = 4096
+
+
+@dataclass
+class PluginRecord:
+    """What became of one plugin: ``status`` is ``loaded``, ``failed`` or ``disabled``."""
+
+    name: str
+    distribution: str | None
+    version: str | None
+    status: str
+    error: str | None = None
+    registered: dict[str, list[str]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-compatible data."""
+        return {
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "status": self.status,
+            "error": self.error,
+            "registered": {k: sorted(v) for k, v in self.registered.items() if v},
+        }
+
+
+@dataclass(frozen=True)
+class TagEntry:
+    """A registered tag: its canonical config, the target it builds, and its provenance."""
+
+    name: str
+    config: Mapping[str, Any]
+    target: Target
+    description: str
+    source: str
+    owner: str
+
+
+class _PluginFailure(Exception):
+    """A plugin's registration was refused; the message says why."""
+
+
+@dataclass
+class _Stage:
+    """One plugin's registrations, held until they are all valid."""
+
+    plugin: str
+    kinds: list[TargetKind] = field(default_factory=list)
+    cpu_parsers: list[CpuParser] = field(default_factory=list)
+    compilers: list[Compiler] = field(default_factory=list)
+    features: list[Feature] = field(default_factory=list)
+    tags: list[tuple[str, Any, str, str]] = field(default_factory=list)
+
+
+class Registry:
+    """Everything plugins registered, loaded lazily on the first query.
+
+    ``plugins`` are in-process plugin objects (modules or instances with hook
+    implementations), registered after the core and before entry points;
+    ``autoload=False`` scans no entry points; ``strict`` (default:
+    ``TCFG_STRICT_PLUGINS``) turns a plugin failure into :class:`tcfg.PluginError`.
+    """
+
+    def __init__(
+        self,
+        plugins: Sequence[object] = (),
+        *,
+        autoload: bool = True,
+        strict: bool | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self._explicit = list(plugins)
+        self._autoload = autoload
+        self._environ = environ
+        self._strict = strict
+        self._lock = threading.RLock()
+        self._loaded = False
+        self._loading = False
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pm = pluggy.PluginManager("tcfg")
+        self._pm.add_hookspecs(hookspecs)
+        self._kinds: dict[str, TargetKind] = {}
+        self._tags: dict[str, TagEntry] = {}
+        self._parsers: list[CpuParser] = []
+        self._compilers: dict[tuple[str, str], Compiler] = {}
+        self._features = FeatureIndex()
+        self._owners: dict[tuple[str, str], str] = {}
+        self._records: list[PluginRecord] = []
+        self._cache: dict[Any, Target] = {}
+        self._derive_hooks: list[tuple[str, Callable[..., Any]]] = []
+
+    # -- loading ---------------------------------------------------------------------
+
+    def _ensure(self) -> None:
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded or self._loading:
+                return
+            self._loading = True
+            try:
+                self._load()
+                self._loaded = True
+            except BaseException:
+                self._reset()
+                raise
+            finally:
+                self._loading = False
+
+    def _is_strict(self) -> bool:
+        if self._strict is not None:
+            return self._strict
+        return env_flag(os.environ if self._environ is None else self._environ, "TCFG_STRICT_PLUGINS")
+
+    def _load(self) -> None:
+        from tcfg import builtin
+
+        candidates = [Candidate("core", "tcfg-core", _core_version(), lambda: builtin)]
+        for index, obj in enumerate(self._explicit):
+            name = getattr(obj, "tcfg_plugin_name", None) or getattr(obj, "__name__", None)
+            name = name if isinstance(name, str) else f"plugin{index}"
+            candidates.append(Candidate(name, None, None, lambda obj=obj: obj))
+        if self._autoload:
+            found, skipped = discover(self._environ)
+            candidates += found
+            for skip in skipped:
+                self._records.append(
+                    PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason)
+                )
+        stages: dict[str, _Stage] = {}
+        for cand in candidates:
+            record = PluginRecord(cand.name, cand.distribution, cand.version, "loaded")
+            self._records.append(record)
+            try:
+                if any(r.name == cand.name and r is not record for r in self._records):
+                    raise _PluginFailure(f"another plugin is already named {cand.name!r}")
+                obj = _call_plugin_code(cand.name, "import", cand.load)
+                try:
+                    self._pm.register(obj, name=cand.name)
+                except (ValueError, pluggy.PluginValidationError) as exc:
+                    raise _PluginFailure(f"invalid hook implementations: {exc}") from exc
+                stage = self._stage(cand.name)
+                self._commit_independent(stage)
+                stages[cand.name] = stage
+            except _PluginFailure as exc:
+                self._fail(record, str(exc))
+        self._commit_dependent(stages)
+        for plugin_name, impl in self._impls("tcfg_derive_target"):
+            if plugin_name in stages:
+                self._derive_hooks.append((plugin_name, impl))
+
+    def _impls(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
+        caller = getattr(self._pm.hook, hook)
+        for impl in reversed(caller.get_hookimpls()):
+            yield impl.plugin_name, impl.function
+
+    def _stage(self, plugin: str) -> _Stage:
+        stage = _Stage(plugin)
+        adders: dict[str, Callable[..., None]] = {
+            "tcfg_register_kinds": stage.kinds.append,
+            "tcfg_register_cpu_parsers": stage.cpu_parsers.append,
+            "tcfg_register_compilers": stage.compilers.append,
+            "tcfg_register_features": stage.features.append,
+        }
+
+        def add_tag(name: str, config: Any, *, description: str = "", source: str = "") -> None:
+            stage.tags.append((name, config, description, source))
+
+        adders["tcfg_register_tags"] = add_tag
+        for hook, adder in adders.items():
+            for name, function in self._impls(hook):
+                if name == plugin:
+                    _call_plugin_code(plugin, hook, lambda f=function, a=adder: f(register=a))
+        return stage
+
+    def _claim(self, plugin: str, space: str, name: str) -> None:
+        owner = self._owners.get((space, name))
+        if owner is not None and owner != plugin:
+            raise _PluginFailure(
+                f"plugin {plugin!r} registers the {space} {name!r}, which plugin {owner!r} already owns"
+            )
+
+    def _commit_independent(self, stage: _Stage) -> None:
+        """Check and store a plugin's kinds, CPU parsers and features (all or none)."""
+        from tcfg.cpu import CpuParser
+        from tcfg.kind import TargetKind
+
+        plugin = stage.plugin
+        declared: list[Feature] = list(stage.features)
+        seen: set[tuple[str, str]] = set()
+        for kind in stage.kinds:
+            if not isinstance(kind, TargetKind):
+                raise _PluginFailure(f"registered {kind!r} as a kind; expected a tcfg.plugin.TargetKind")
+            self._claim(plugin, "kind", kind.name)
+            if ("kind", kind.name) in seen:
+                raise _PluginFailure(f"registers the kind {kind.name!r} twice")
+            seen.add(("kind", kind.name))
+            declared += kind.features
+        for parser in stage.cpu_parsers:
+            if not isinstance(parser, CpuParser):
+                raise _PluginFailure(f"registered {parser!r} as a CPU parser; expected a tcfg.plugin.CpuParser")
+            for arch in parser.arches:
+                self._claim(plugin, "CPU architecture", arch)
+                if ("CPU architecture", arch) in seen:
+                    raise _PluginFailure(f"claims the CPU architecture {arch!r} twice")
+                seen.add(("CPU architecture", arch))
+            declared += parser.features
+        for compiler in stage.compilers:
+            declared += getattr(compiler, "features", ())
+        aliases: dict[str, str] = {}
+        for feat in declared:
+            if not isinstance(feat, Feature) or feature_name(feat.name) != feat.name:
+                raise _PluginFailure(f"declares {feat!r}: features need canonical names (lower case, '_')")
+            for alias in feat.aliases:
+                key = feature_name(alias)
+                target = aliases.get(key) or self._features.aliases.get(key)
+                if (target is not None and target != feat.name) or (key in self._features.docs):
+                    raise _PluginFailure(f"declares the feature alias {alias!r}, which is already taken")
+                aliases[key] = feat.name
+        for kind in stage.kinds:
+            self._kinds[kind.name] = kind
+            self._owners[("kind", kind.name)] = plugin
+        for parser in stage.cpu_parsers:
+            self._parsers.append(parser)
+            for arch in parser.arches:
+                self._owners[("CPU architecture", arch)] = plugin
+        for feat in declared:
+            self._features.docs.setdefault(feat.name, feat.doc)
+            owners = self._features.owners.get(feat.name)
+            if owners is None:
+                self._features.owners[feat.name] = plugin
+            elif plugin not in owners.split(", "):
+                self._features.owners[feat.name] = f"{owners}, {plugin}"
+        self._features.aliases.update(aliases)
+        record = self._record(plugin)
+        record.registered["kinds"] = [k.name for k in stage.kinds]
+        record.registered["cpu_parsers"] = [p.name for p in stage.cpu_parsers]
+        record.registered["features"] = sorted({f.name for f in declared})
+
+    def _commit_dependent(self, stages: dict[str, _Stage]) -> None:
+        """Check and store compilers and tags, which may use any plugin's kinds.
+
+        A plugin whose compiler or tag is refused loses all its registrations; the
+        check then starts again, since other plugins' tags may have used its kinds.
+        """
+        while True:
+            self._tags.clear()
+            self._compilers.clear()
+            self._cache.clear()
+            failed = None
+            for stage in stages.values():
+                try:
+                    self._commit_compilers_and_tags(stage)
+                except _PluginFailure as exc:
+                    failed = (stage, exc)
+                    break
+            if failed is None:
+                return
+            stage, exc = failed
+            del stages[stage.plugin]
+            self._fail(self._record(stage.plugin), str(exc))
+            self._remove(stage)
+
+    def _commit_compilers_and_tags(self, stage: _Stage) -> None:
+        from tcfg.kind import Compiler
+
+        plugin = stage.plugin
+        added_compilers: list[tuple[str, str]] = []
+        for compiler in stage.compilers:
+            if not isinstance(compiler, Compiler):
+                raise _PluginFailure(f"registered {compiler!r} as a compiler; expected a tcfg.plugin.Compiler")
+            for kind_name in compiler.kinds:
+                kind = self._kinds.get(kind_name)
+                if kind is None:
+                    raise _PluginFailure(
+                        f"registers the compiler {compiler.name!r} for the kind {kind_name!r}, "
+                        "which no loaded plugin provides"
+                    )
+                if (kind_name, compiler.name) in self._compilers:
+                    raise _PluginFailure(f"registers the compiler {compiler.name!r} for {kind_name!r} twice")
+                clash = sorted(set(compiler.table) & set(kind.table))
+                if clash:
+                    raise _PluginFailure(
+                        f"compiler {compiler.name!r} declares attributes {clash} that kind {kind_name!r} already has"
+                    )
+                self._compilers[(kind_name, compiler.name)] = compiler
+                added_compilers.append((kind_name, compiler.name))
+        entries: dict[str, TagEntry] = {}
+        for name, config, description, source in stage.tags:
+            if name in entries or name in self._tags:
+                owner = self._tags[name].owner if name in self._tags else plugin
+                raise _PluginFailure(f"plugin {plugin!r} registers the tag {name!r}, which plugin {owner!r} already owns")
+            try:
+                entries[name] = self._make_tag(name, config, description, source, plugin)
+            except TargetError as exc:
+                raise _PluginFailure(f"tag {name!r} is invalid: {exc}") from exc
+        self._tags.update(entries)
+        record = self._record(plugin)
+        record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
+        record.registered["tags"] = sorted(entries)
+
+    def _remove(self, stage: _Stage) -> None:
+        for kind in stage.kinds:
+            self._kinds.pop(kind.name, None)
+            self._owners.pop(("kind", kind.name), None)
+        for parser in stage.cpu_parsers:
+            if parser in self._parsers:
+                self._parsers.remove(parser)
+            for arch in parser.arches:
+                self._owners.pop(("CPU architecture", arch), None)
+        for name, owners in list(self._features.owners.items()):
+            rest = [o for o in owners.split(", ") if o != stage.plugin]
+            if rest:
+                self._features.owners[name] = ", ".join(rest)
+            else:
+                del self._features.owners[name]
+                self._features.docs.pop(name, None)
+        for alias, name in list(self._features.aliases.items()):
+            if name not in self._features.docs:
+                del self._features.aliases[alias]
+        self._pm.unregister(name=stage.plugin)
+
+    def _record(self, plugin: str) -> PluginRecord:
+        return next(r for r in reversed(self._records) if r.name == plugin)
+
+    def _fail(self, record: PluginRecord, error: str) -> None:
+        record.status, record.error, record.registered = "failed", error, {}
+        if self._pm.has_plugin(record.name):
+            self._pm.unregister(name=record.name)
+        message = f"tcfg plugin {record.name!r} ({record.distribution or 'in-process'}) was not loaded: {error}"
+        if self._is_strict():
+            raise PluginError(message)
+        warnings.warn(message, PluginWarning, stacklevel=4)
+
+    def _make_tag(self, name: str, config: Any, description: str, source: str, owner: str) -> TagEntry:
+        from tcfg.build import build
+
+        if not isinstance(name, str) or not _TAG_NAME.match(name):
+            raise TargetError(
+                f"tag name {name!r} must be non-empty text without whitespace, quotes or "
+                "backslashes, and must not start with '-', '=' or '{'"
+            )
+        if name in self._kinds:
+            raise TargetError(f"tag name {name!r} is already a kind")
+        base = build(self, config)
+        target = build(self, {**base.export(), "tag": name})
+        exported = target.export()
+        return TagEntry(name, exported, target, description, source, owner)
+
+    # -- queries -----------------------------------------------------------------------
+
+    def list_kinds(self) -> list[str]:
+        """The registered kind names, sorted."""
+        self._ensure()
+        return sorted(self._kinds)
+
+    def get_kind(self, name: str) -> TargetKind:
+        """The kind ``name``, or :class:`tcfg.UnknownKindError` with the closest names."""
+        self._ensure()
+        kind = self._kinds.get(name)
+        if kind is None:
+            raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
+        return kind
+
+    def find_kind(self, name: str) -> TargetKind | None:
+        """The kind ``name`` or None."""
+        self._ensure()
+        return self._kinds.get(name)
+
+    def list_tags(self, prefix: str | None = None) -> list[str]:
+        """The registered tag names (starting with ``prefix``), sorted."""
+        self._ensure()
+        names = self._tags if prefix is None else [n for n in self._tags if n.startswith(prefix)]
+        return sorted(names)
+
+    def tag_entry(self, name: str) -> TagEntry:
+        """The registered tag ``name``, or :class:`tcfg.UnknownTagError` with the closest names."""
+        self._ensure()
+        entry = self._tags.get(name)
+        if entry is None:
+            raise UnknownTagError(f"unknown tag {name!r}; {describe_choices(name, self._tags)}")
+        return entry
+
+    def find_tag(self, name: str) -> TagEntry | None:
+        """The tag ``name`` or None."""
+        self._ensure()
+        return self._tags.get(name)
+
+    def get_tag(self, name: str) -> dict[str, Any]:
+        """The config of tag ``name`` (a fresh dict in ``export()`` form)."""
+        return _deep_copy(self.tag_entry(name).config)
+
+    def register_tag(
+        self,
+        name: str,
+        config: Mapping[str, Any] | str | Target,
+        override: bool = False,
+        *,
+        description: str = "",
+        source: str = "",
+    ) -> None:
+        """Register tag ``name``; the config is validated before anything is stored."""
+        self._ensure()
+        with self._lock:
+            existing = self._tags.get(name) if isinstance(name, str) else None
+            if existing is not None and not override:
+                raise TargetError(
+                    f"tag {name!r} is already registered (by {existing.owner}); pass override=True to replace it"
+                )
+            entry = self._make_tag(name, config, description, source, "user")
+            self._tags[name] = entry
+            self._cache.clear()
+
+    def owner(self, space: str, name: str) -> str:
+        """The plugin that registered ``name`` in ``space`` (``kind``, ``CPU architecture``)."""
+        self._ensure()
+        return self._owners.get((space, name), "?")
+
+    def cpu_parsers(self) -> list[CpuParser]:
+        """The registered CPU sub-parsers, in load order."""
+        self._ensure()
+        return self._parsers
+
+    def compilers(self, kind: str | None = None) -> dict[str, Compiler]:
+        """The BYOC compilers registered for ``kind`` (or for any kind, as ``kind:name``)."""
+        self._ensure()
+        if kind is None:
+            return {f"{k}:{n}": c for (k, n), c in sorted(self._compilers.items())}
+        return {n: c for (k, n), c in sorted(self._compilers.items()) if k == kind}
+
+    @property
+    def features(self) -> FeatureIndex:
+        """Every declared feature name and alias."""
+        self._ensure()
+        return self._features
+
+    def plugins(self) -> list[PluginRecord]:
+        """One record per discovered plugin (the core first)."""
+        self._ensure()
+        return list(self._records)
+
+    def derive_hooks(self) -> list[tuple[str, Callable[..., Any]]]:
+        """The ``tcfg_derive_target`` implementations, as ``(plugin, function)``."""
+        self._ensure()
+        return self._derive_hooks
+
+    def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
+        """What each ``tcfg_derive_target`` implementation adds for ``request``."""
+        results = []
+        for plugin, function in self._derive_hooks:
+            derived = _call_target_hook(plugin, "tcfg_derive_target", lambda f=function: f(request=request))
+            if derived is not None:
+                results.append((plugin, derived))
+        return results
+
+    def codegen(self, target: Target) -> Codegen:
+        """The codegen configuration the first willing plugin gives for ``target``."""
+        self._ensure()
+        for plugin, function in self._impls("tcfg_codegen"):
+            result = _call_target_hook(plugin, "tcfg_codegen", lambda f=function: f(target=target))
+            if result is not None:
+                return result  # type: ignore[no-any-return]
+        raise TargetError(
+            f"no installed plugin generates code for kind {target.kind.name!r} (target {str(target)!r}); "
+            f"plugins loaded: {', '.join(r.name for r in self._records if r.status == 'loaded')}"
+        )
+
+    def detect(self) -> list[Target]:
+        """Targets for this machine's devices, from every plugin that can detect them."""
+        from tcfg.build import build
+
+        self._ensure()
+        found: list[Target] = []
+        for plugin, function in reversed(list(self._impls("tcfg_detect"))):
+            specs = _call_target_hook(plugin, "tcfg_detect", function) or []
+            found += [build(self, spec) for spec in specs]
+        return found
+
+    def target(self, spec: Any, host: Any = None) -> Target:
+        """The target for ``spec`` (with ``host``), built once per distinct text."""
+        from tcfg.build import build
+
+        if self._loaded and type(spec) is str and (host is None or type(host) is str):
+            key = (spec, host)
+            hit = self._cache.get(key)
+            if hit is not None:
+                return hit
+            made = build(self, spec, host)
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[key] = made
+            return made
+        self._ensure()
+        return build(self, spec, host)
+
+    def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:
+        """The live kind and tag tables (for the target builder)."""
+        self._ensure()
+        return self._kinds, self._tags
+
+    def compiler_table(self) -> Mapping[tuple[str, str], Compiler]:
+        """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
+        self._ensure()
+        return self._compilers
+
+
+def _call_plugin_code(plugin: str, what: str, function: Callable[[], Any]) -> Any:
+    try:
+        return function()
+    except _PluginFailure:
+        raise
+    except Exception as exc:  # a plugin's bug or missing dependency must not break the others
+        raise _PluginFailure(f"{what} raised {type(exc).__name__}: {exc}") from exc
+
+
+def _call_target_hook(plugin: str, hook: str, function: Callable[[], Any]) -> Any:
+    try:
+        return function()
+    except TargetError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin {plugin!r} failed in {hook}: {type(exc).__name__}: {exc}") from exc
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+def _core_version() -> str | None:
+    from tcfg import __version__
+
+    return __version__
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The process-wide registry (autoloading entry points), created on first use."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = Registry()
+    return _default
+
+
+def reset_default_registry() -> None:
+    """Forget the process-wide registry; the next query loads plugins again."""
+    global _default
+    with _default_lock:
+        _default = None

@@ -1,0 +1,278 @@
+"""Typed attribute declarations: what values a kind's attributes take, from text and from JSON.
+
+Each :class:`AttrType` converts the string grammar's text (:meth:`~AttrType.from_text`)
+and checks already-typed dict/JSON values strictly (:meth:`~AttrType.check`: ``"4"`` is
+not an int, ``1`` is not a string). It prints values back for ``str(target)``
+(:meth:`~AttrType.to_text`) and ``export()`` (:meth:`~AttrType.to_json`), describes
+itself as JSON Schema, and as a marshmallow field for :meth:`TargetKind.schema`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tcfg.grammar import RawValue, quote
+
+if TYPE_CHECKING:
+    from tcfg.target import Target
+
+__all__ = [
+    "Attr",
+    "AttrType",
+    "Boolean",
+    "Choice",
+    "Integer",
+    "InvalidValue",
+    "String",
+    "StringList",
+    "TargetValue",
+    "BuildTarget",
+]
+
+#: Builds a nested target from a spec; supplied by the target builder.
+BuildTarget = Callable[[Any], "Target"]
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+\Z")
+
+
+class InvalidValue(Exception):
+    """A value the attribute type refuses; the builder adds the input and position."""
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"the non-finite number {value!r}"
+    return f"{type(value).__name__} {value!r}" if not isinstance(value, str) else repr(value)
+
+
+class AttrType(ABC):
+    """How one attribute's values are read, checked and printed."""
+
+    #: A phrase for error messages, e.g. "an integer".
+    description: str = ""
+
+    @abstractmethod
+    def from_text(self, raw: RawValue, build: BuildTarget) -> Any:
+        """The value of ``raw`` (text from the string grammar)."""
+
+    @abstractmethod
+    def check(self, value: Any, build: BuildTarget) -> Any:
+        """``value`` (from a dict or JSON) in canonical form, or :class:`InvalidValue`."""
+
+    def to_text(self, value: Any) -> str:
+        """``value`` as it appears after ``-key=`` in ``str(target)``."""
+        return quote(str(value))
+
+    def to_json(self, value: Any) -> Any:
+        """``value`` as it appears in ``export()``."""
+        return value
+
+    @abstractmethod
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of this type's JSON form."""
+
+    @property
+    def is_flag(self) -> bool:
+        """Whether the string grammar accepts a bare ``-key`` for this type."""
+        return False
+
+
+class String(AttrType):
+    """Any text, optionally matching ``pattern`` (described by ``what`` in errors)."""
+
+    def __init__(self, pattern: str | None = None, what: str = "") -> None:
+        self.pattern = re.compile(pattern) if pattern else None
+        self.description = f"a string ({what})" if what else "a string"
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> str:
+        return self.check(raw.text, build)
+
+    def check(self, value: Any, build: BuildTarget) -> str:
+        if not isinstance(value, str):
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        if self.pattern is not None and not self.pattern.fullmatch(value):
+            raise InvalidValue(f"expects {self.description}, got {value!r}")
+        return value
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        if self.pattern is not None:
+            schema["pattern"] = f"^(?:{self.pattern.pattern})$"
+        return schema
+
+
+class Integer(AttrType):
+    """A whole number within ``[minimum, maximum]`` (JSON booleans are not numbers)."""
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
+        self.minimum, self.maximum = minimum, maximum
+        bounds = []
+        if minimum is not None:
+            bounds.append(f">= {minimum}")
+        if maximum is not None:
+            bounds.append(f"<= {maximum}")
+        self.description = "an integer" + (f" {' and '.join(bounds)}" if bounds else "")
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> int:
+        if not _INT_TEXT.match(raw.text):
+            raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
+        return self.check(int(raw.text), build)
+
+    def check(self, value: Any, build: BuildTarget) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise InvalidValue(f"expects {self.description}, got {value}")
+        return value
+
+    def to_text(self, value: Any) -> str:
+        return str(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "integer"}
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        return schema
+
+
+class Boolean(AttrType):
+    """``true`` or ``false``; a bare ``-flag`` in the string grammar means true."""
+
+    description = "a boolean (true or false)"
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> bool:
+        if raw.text == "true":
+            return True
+        if raw.text == "false":
+            return False
+        raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
+
+    def check(self, value: Any, build: BuildTarget) -> bool:
+        if not isinstance(value, bool):
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        return value
+
+    def to_text(self, value: Any) -> str:
+        return "true" if value else "false"
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+    @property
+    def is_flag(self) -> bool:
+        return True
+
+
+class Choice(AttrType):
+    """One of a fixed set of strings."""
+
+    def __init__(self, choices: Sequence[str]) -> None:
+        self.choices = tuple(choices)
+        self.description = "one of " + ", ".join(repr(c) for c in self.choices)
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> str:
+        return self.check(raw.text, build)
+
+    def check(self, value: Any, build: BuildTarget) -> str:
+        if not isinstance(value, str) or value not in self.choices:
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        return value
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.choices)}
+
+
+class StringList(AttrType):
+    """A list of strings, comma-separated in the string grammar; held as a tuple."""
+
+    def __init__(self, item: String | Choice | None = None) -> None:
+        self.item = item if item is not None else String()
+        self.description = f"a list of {self.item.description.removeprefix('a ').removeprefix('an ')}"
+        if isinstance(self.item, Choice):
+            self.description = f"a list, each {self.item.description}"
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> tuple[str, ...]:
+        return tuple(self.item.check(part, build) for part in raw.split())
+
+    def check(self, value: Any, build: BuildTarget) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        try:
+            return tuple(self.item.check(part, build) for part in value)
+        except InvalidValue as exc:
+            raise InvalidValue(f"expects {self.description}: an item {exc}") from None
+
+    def to_text(self, value: Any) -> str:
+        if len(value) == 1 and value[0] == "":
+            return "''"
+        return ",".join(quote(v) if v else "''" for v in value)
+
+    def to_json(self, value: Any) -> list[str]:
+        return list(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": self.item.json_schema()}
+
+
+class TargetValue(AttrType):
+    """A nested target (``-host='llvm -mcpu=...'``, or a dict/JSON/Target in dict input)."""
+
+    description = "a target (a string, a dict or a Target)"
+
+    def from_text(self, raw: RawValue, build: BuildTarget) -> Target:
+        return build(raw.text)
+
+    def check(self, value: Any, build: BuildTarget) -> Target:
+        return build(value)
+
+    def to_text(self, value: Any) -> str:
+        return quote(str(value))
+
+    def to_json(self, value: Any) -> dict[str, Any]:
+        exported: dict[str, Any] = value.export()
+        return exported
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/target"}]}
+
+
+@dataclass(frozen=True)
+class Attr:
+    """One declared attribute of a kind or BYOC compiler.
+
+    ``default`` is None when the attribute is absent unless given; a default is
+    filled into ``target.attrs`` and never printed by ``str()`` or ``export()``.
+    """
+
+    name: str
+    type: AttrType
+    default: Any = None
+    doc: str = ""
+
+    def json_schema(self) -> dict[str, Any]:
+        """This attribute's JSON Schema, with its doc and default."""
+        schema = dict(self.type.json_schema())
+        if self.doc:
+            schema["description"] = self.doc
+        if self.default is not None:
+            schema["default"] = self.type.to_json(self.default)
+        return schema
+
+
+def attr_table(attrs: Sequence[Attr]) -> Mapping[str, Attr]:
+    """``attrs`` by name, refusing duplicates."""
+    table: dict[str, Attr] = {}
+    for attr in attrs:
+        if attr.name in table:
+            raise ValueError(f"attribute {attr.name!r} is declared twice")
+        table[attr.name] = attr
+    return table

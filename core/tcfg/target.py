@@ -1,0 +1,265 @@
+"""The :class:`Target`: an immutable, hashable, value-compared description of what to compile for."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from tcfg.features import Features, FeatureValue
+
+if TYPE_CHECKING:
+    from tcfg.codegen import Codegen
+    from tcfg.kind import Compiler, TargetKind
+    from tcfg.registry import Registry
+
+__all__ = ["Target"]
+
+_context = threading.local()
+
+
+def _stack() -> list[Target]:
+    stack: list[Target] | None = getattr(_context, "stack", None)
+    if stack is None:
+        stack = _context.stack = []
+    return stack
+
+
+class Target:
+    """What to compile for: a kind, its attributes, keys, features and an optional host.
+
+    ``Target(spec, host=None, *, registry=None)`` accepts the string grammar
+    (``"llvm -mcpu=cortex-a72"``), JSON text, a dict, a tag name (with overrides),
+    or another Target. Equal targets print the same ``str()``, ``to_json()`` and
+    ``export()``, and each rebuilds an equal target.
+    """
+
+    __slots__ = (
+        "kind",
+        "_compiler",
+        "_attrs",
+        "_config",
+        "_keys",
+        "_feature_values",
+        "_why",
+        "_features",
+        "_registry",
+        "_hash",
+        "_str",
+        "_json",
+    )
+
+    kind: TargetKind
+    _compiler: Compiler | None
+    _attrs: Mapping[str, Any]
+    _config: dict[str, Any]
+    _keys: tuple[str, ...]
+    _feature_values: dict[str, FeatureValue]
+    _why: dict[str, str]
+    _features: Features | None
+    _registry: Registry
+    _hash: int
+    _str: str | None
+    _json: str | None
+
+    def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
+        if registry is None:
+            from tcfg.registry import default_registry
+
+            registry = default_registry()
+        return registry.target(spec, host)
+
+    @classmethod
+    def _make(
+        cls,
+        kind: TargetKind,
+        compiler: Compiler | None,
+        attrs: dict[str, Any],
+        config: dict[str, Any],
+        keys: tuple[str, ...],
+        features: dict[str, FeatureValue],
+        why: dict[str, str],
+        registry: Registry,
+    ) -> Target:
+        self = object.__new__(cls)
+        rank = kind.rank if compiler is None else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
+        ordered = {k: config[k] for k in sorted(config, key=rank.__getitem__)}
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "_compiler", compiler)
+        put(self, "_attrs", MappingProxyType(attrs))
+        put(self, "_config", ordered)
+        put(self, "_keys", keys)
+        put(self, "_feature_values", features)
+        put(self, "_why", why)
+        put(self, "_features", None)
+        put(self, "_registry", registry)
+        put(self, "_hash", hash((kind.name, frozenset(ordered.items()))))
+        put(self, "_str", None)
+        put(self, "_json", None)
+        return self
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def attrs(self) -> Mapping[str, Any]:
+        """The attributes: those given (after parsing) plus the kind's defaults; read-only."""
+        return self._attrs
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """The configured attributes: those that differ from the defaults, in canonical order."""
+        return MappingProxyType(self._config)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Dispatch keys: the user's, then the parsers', then the kind's defaults."""
+        return self._keys
+
+    @property
+    def features(self) -> Features:
+        """The derived features (``target.features.neon``)."""
+        features = self._features
+        if features is None:
+            features = Features(self._feature_values, self._why, self._registry.features)
+            object.__setattr__(self, "_features", features)
+        return features
+
+    @property
+    def host(self) -> Target | None:
+        """The host target, or None."""
+        host: Target | None = self._attrs.get("host")
+        return host
+
+    @property
+    def tag(self) -> str | None:
+        """The tag this target was built from, or None."""
+        tag: str | None = self._attrs.get("tag")
+        return tag
+
+    @property
+    def registry(self) -> Registry:
+        """The registry this target was built with."""
+        return self._registry
+
+    # -- printing --------------------------------------------------------------------
+
+    def _attr_type(self, name: str) -> Any:
+        attr = self.kind.table.get(name)
+        if attr is None and self._compiler is not None:
+            attr = self._compiler.table[name]
+        assert attr is not None
+        return attr.type
+
+    def __str__(self) -> str:
+        text = self._str
+        if text is None:
+            parts = [self.kind.name]
+            for name, value in self._config.items():
+                if value is True:
+                    parts.append(f"-{name}")
+                elif value is False:
+                    parts.append(f"-{name}=false")
+                else:
+                    parts.append(f"-{name}={self._attr_type(name).to_text(value)}")
+            text = " ".join(parts)
+            object.__setattr__(self, "_str", text)
+        return text
+
+    def export(self) -> dict[str, Any]:
+        """The canonical configuration as JSON-compatible data (no derived facts)."""
+        out: dict[str, Any] = {"kind": self.kind.name}
+        for name, value in self._config.items():
+            out[name] = self._attr_type(name).to_json(value)
+        return out
+
+    def to_json(self) -> str:
+        """``export()`` as canonical JSON text."""
+        text = self._json
+        if text is None:
+            text = json.dumps(self.export(), ensure_ascii=False)
+            object.__setattr__(self, "_json", text)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Target({str(self)!r})"
+
+    # -- identity --------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Target):
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self.kind.name == other.kind.name
+            and self._config == other._config
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Target is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Target is immutable; cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_rebuild, (self.to_json(),))
+
+    def __copy__(self) -> Target:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Target:
+        return self
+
+    # -- deriving --------------------------------------------------------------------
+
+    def with_host(self, host: Any) -> Target:
+        """This target with ``host`` (a spec or Target) as its host."""
+        from tcfg.build import build, with_attrs
+
+        return with_attrs(self, {"host": build(self._registry, host, None, 1)})
+
+    def without_host(self) -> Target:
+        """This target without a host."""
+        from tcfg.build import with_attrs
+
+        return self if self.host is None else with_attrs(self, {"host": None})
+
+    def is_specialization_of(self, other: Target) -> bool:
+        """Same kind, and every attribute ``other`` configures has the same value here."""
+        if self.kind.name != other.kind.name:
+            return False
+        attrs = self._attrs
+        missing = object()
+        return all(attrs.get(k, missing) == v for k, v in other._config.items())
+
+    def codegen(self) -> Codegen:
+        """The codegen configuration that the plugin owning this kind provides."""
+        return self._registry.codegen(self)
+
+    # -- context ---------------------------------------------------------------------
+
+    def __enter__(self) -> Target:
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        stack = _stack()
+        if stack and stack[-1] is self:
+            stack.pop()
+
+    @staticmethod
+    def current() -> Target | None:
+        """The target of the innermost ``with target:`` block in this thread, or None."""
+        stack = _stack()
+        return stack[-1] if stack else None
+
+
+def _rebuild(text: str) -> Target:
+    return Target(text)

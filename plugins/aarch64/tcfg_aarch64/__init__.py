@@ -1,0 +1,1 @@
+"""tcfg plugin: Arm A-profile and M-profile CPUs."""

@@ -1,0 +1,1 @@
+"""The hook implementations of the aarch64 plugin."""

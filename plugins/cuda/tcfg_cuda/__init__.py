@@ -1,0 +1,1 @@
+"""tcfg plugin: NVIDIA CUDA GPUs."""

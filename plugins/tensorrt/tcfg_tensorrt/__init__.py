@@ -1,0 +1,1 @@
+"""tcfg plugin: NVIDIA TensorRT as a BYOC compiler."""

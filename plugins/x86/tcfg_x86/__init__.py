@@ -1,0 +1,1 @@
+"""tcfg plugin: x86 CPUs."""
