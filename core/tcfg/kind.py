@@ -102,6 +102,13 @@ class TargetKind:
             MappingProxyType({n: a.default for n, a in table.items() if a.default is not None}),
         )
 
+    def schema(self, registry: Registry | None = None) -> type[Any]:
+        """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
+        from tcfg.marshmallow_schema import marshmallow_schema
+        from tcfg.registry import default_registry
+
+        return marshmallow_schema(self, registry if registry is not None else default_registry())
+
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of this kind's dict/JSON form."""
         props: dict[str, Any] = {"kind": {"const": self.name}}

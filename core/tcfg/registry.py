@@ -275,10 +275,11 @@ class Registry:
         record.registered["features"] = sorted({f.name for f in declared})
 
     def _commit_dependent(self, stages: dict[str, _Stage]) -> None:
-        """Check and store compilers and tags, which may use any plugin's kinds.
+        """Check and store compilers and tags, which may use any plugin's kinds and tags.
 
-        A plugin whose compiler or tag is refused loses all its registrations; the
-        check then starts again, since other plugins' tags may have used its kinds.
+        A plugin whose compiler or tag is refused loses all its registrations; every
+        compiler and tag is then checked again from scratch, since other plugins' tags
+        may have used what it registered.
         """
         while True:
             self._tags.clear()
@@ -322,19 +323,19 @@ class Registry:
                     )
                 self._compilers[(kind_name, compiler.name)] = compiler
                 added_compilers.append((kind_name, compiler.name))
-        entries: dict[str, TagEntry] = {}
+        added_tags: list[str] = []
         for name, config, description, source in stage.tags:
-            if name in entries or name in self._tags:
-                owner = self._tags[name].owner if name in self._tags else plugin
+            if name in self._tags:
+                owner = self._tags[name].owner
                 raise _PluginFailure(f"plugin {plugin!r} registers the tag {name!r}, which plugin {owner!r} already owns")
             try:
-                entries[name] = self._make_tag(name, config, description, source, plugin)
+                self._tags[name] = self._make_tag(name, config, description, source, plugin)
             except TargetError as exc:
                 raise _PluginFailure(f"tag {name!r} is invalid: {exc}") from exc
-        self._tags.update(entries)
+            added_tags.append(name)
         record = self._record(plugin)
         record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
-        record.registered["tags"] = sorted(entries)
+        record.registered["tags"] = sorted(added_tags)
 
     def _remove(self, stage: _Stage) -> None:
         for kind in stage.kinds:
@@ -517,7 +518,9 @@ class Registry:
         """The target for ``spec`` (with ``host``), built once per distinct text."""
         from tcfg.build import build
 
-        if self._loaded and type(spec) is str and (host is None or type(host) is str):
+        if not self._loaded:
+            self._ensure()
+        if type(spec) is str and (host is None or type(host) is str):
             key = (spec, host)
             hit = self._cache.get(key)
             if hit is not None:
@@ -527,7 +530,6 @@ class Registry:
                 self._cache.clear()
             self._cache[key] = made
             return made
-        self._ensure()
         return build(self, spec, host)
 
     def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:

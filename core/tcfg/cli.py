@@ -1,0 +1,425 @@
+"""The ``tcfg`` command: look at targets, kinds, tags and plugins from a terminal.
+
+``main(argv, registry=None)`` runs one command and returns the exit status: 0 on
+success, 2 for bad input (an unknown command or option, or any
+:class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback),
+1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
+JSON on stdout instead of text. ``registry`` replaces the process-wide
+:func:`tcfg.registry.default_registry` (for embedding and tests).
+
+Only :mod:`argparse` and the cheap ``tcfg`` package are imported at module level,
+so ``tcfg --help`` starts fast; the registry loads on the first command that needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+
+import tcfg
+from tcfg.errors import TargetError
+
+if TYPE_CHECKING:
+    from tcfg.registry import Registry
+    from tcfg.target import Target
+
+__all__ = ["main"]
+
+_EPILOG = """\
+examples:
+  tcfg show 'llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72'
+  tcfg explain raspberry-pi/4b dotprod
+  tcfg tags nvidia/
+  tcfg schema llvm --json
+
+A target is one argument: quote it when it has options. The TCFG_LOAD_PLUGINS,
+TCFG_DISABLED_PLUGINS, TCFG_DISABLE_PLUGIN_AUTOLOAD and TCFG_STRICT_PLUGINS
+environment variables choose the plugins, as for the Python API.
+"""
+
+#: Commands whose first positional argument is a target (for the quoting hint).
+_TARGET_COMMANDS = frozenset({"show", "explain", "codegen"})
+
+
+class _UsageError(Exception):
+    """Bad command-line input; the message is one line."""
+
+
+class _Exit(Exception):
+    """argparse finished early (``--help``, ``--version``) with this status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of printing usage and calling ``sys.exit``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _Exit(status)
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(
+        prog="tcfg",
+        description="What exactly am I compiling for? Inspect compilation targets, kinds, tags and plugins.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tcfg-core {tcfg.__version__}")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
+    common = _Parser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, description=summary, parents=[common])
+
+    show = command("show", "print a target: canonical string, kind, keys, host, tag, attributes, features")
+    show.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
+    explain = command("explain", "say where each feature of a target comes from")
+    explain.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
+    explain.add_argument("features", metavar="FEATURE", nargs="*", help="feature names (default: all present)")
+    command("kinds", "list the registered target kinds")
+    tags = command("tags", "list the registered tags with their descriptions")
+    tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
+    command("plugins", "list the discovered plugins, their status and errors")
+    codegen = command("codegen", "print the code generator's configuration for a target")
+    codegen.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
+    schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
+    schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
+    command("detect", "print targets for the devices of this machine")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None) -> int:
+    """Run the ``tcfg`` command line ``argv`` (default: ``sys.argv[1:]``) and return its exit status.
+
+    ``registry`` is the registry to query (default: the process-wide one).
+    """
+    parser = _build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        try:
+            args, extra = parser.parse_known_args(args_list)
+        except _Exit as done:
+            return done.status
+        if extra:
+            raise _UsageError(_unrecognized(args, extra))
+        if registry is None:
+            from tcfg.registry import default_registry
+
+            registry = default_registry()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", tcfg.PluginWarning)
+            try:
+                status = _COMMANDS[args.command](registry, args)
+            finally:
+                for warning in caught:
+                    label = "warning" if warning.category is tcfg.PluginWarning else warning.category.__name__
+                    _error_line(f"{label}: {warning.message}")
+        sys.stdout.flush()
+        return status
+    except _UsageError as exc:
+        _error_line(f"error: {exc}")
+        return 2
+    except TargetError as exc:
+        _error_line(f"error: {exc}")
+        return 2
+    except BrokenPipeError:
+        # The reader went away (``tcfg tags | head``): stop quietly, like other Unix tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _error_line(message: str) -> None:
+    """Write the first line of ``message`` to stderr as ``tcfg: <message>``."""
+    lines = message.strip().splitlines()
+    sys.stderr.write(f"tcfg: {lines[0] if lines else message}\n")
+
+
+def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    if args.command in _TARGET_COMMANDS and any(word.startswith("-") for word in extra):
+        whole = shlex.quote(" ".join([args.target, *extra]))
+        message += f"; a target with options is one argument: tcfg {args.command} {whole}"
+    return message
+
+
+# -- output helpers ---------------------------------------------------------------------
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _table(rows: Iterable[Sequence[str]], out: TextIO | None = None, indent: str = "") -> None:
+    """Print ``rows`` as left-aligned columns (the last column is not padded)."""
+    rows = [list(r) for r in rows]
+    if not rows:
+        return
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
+    for row in rows:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])] + row[-1:]
+        print((indent + "  ".join(cells)).rstrip(), file=out or sys.stdout)
+
+
+def _text(value: Any) -> str:
+    """A value as a person reads it: booleans as true/false, lists comma-separated."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_text(v) for v in value)
+    return str(value)
+
+
+# -- show ---------------------------------------------------------------------------------
+
+
+def _describe(target: Target, indent: str = "") -> list[str]:
+    """Lines describing ``target``; its host is described the same way, indented."""
+    rows: list[tuple[str, str]] = [
+        ("kind", target.kind.name),
+        ("device type", target.kind.device_type),
+        ("keys", ", ".join(target.keys)),
+        ("tag", target.tag or "(none)"),
+    ]
+    width = max(len(label) for label, _ in [*rows, ("features", "")])
+    lines = [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
+    host = target.host
+    if host is None:
+        lines.append(f"{indent}{'host'.ljust(width)}  (none)")
+    else:
+        lines.append(f"{indent}{'host'.ljust(width)}  {host}")
+        lines += _describe(host, indent + "  ")
+    order = {name: i for i, name in enumerate(target.kind.table)}
+    attrs = sorted(
+        ((n, v) for n, v in target.attrs.items() if n not in ("host", "tag")),
+        key=lambda item: (order.get(item[0], len(order)), item[0]),
+    )
+    lines.append(f"{indent}attrs")
+    attr_width = max((len(n) for n, _ in attrs), default=0)
+    for name, value in attrs:
+        mark = "" if name in target.config else "  (default)"
+        lines.append(f"{indent}  {name.ljust(attr_width)}  {_text(value)}{mark}".rstrip())
+    present = target.features.items()
+    if not present:
+        lines.append(f"{indent}{'features'.ljust(width)}  (none)")
+    else:
+        lines.append(f"{indent}features")
+        feat_width = max(len(n) for n, _ in present)
+        lines += [f"{indent}  {n.ljust(feat_width)}  {_text(v)}" for n, v in present]
+    return lines
+
+
+def _show(registry: Registry, args: argparse.Namespace) -> int:
+    target = registry.target(args.target)
+    if args.json:
+        print(target.to_json())
+        return 0
+    print(target)
+    for line in _describe(target, "  "):
+        print(line)
+    return 0
+
+
+# -- explain ------------------------------------------------------------------------------
+
+
+def _explain(registry: Registry, args: argparse.Namespace) -> int:
+    target = registry.target(args.target)
+    features = target.features
+    names: list[str] = list(args.features) or features.keys()
+    explained: dict[str, dict[str, Any]] = {}
+    for name in names:
+        try:
+            explained[name] = {"value": features[name], "explanation": features.explain(name)}
+        except KeyError as exc:
+            raise TargetError(f"target {str(target)!r}: {exc.args[0]}") from None
+    if args.json:
+        _print_json({"target": str(target), "keys": list(target.keys), "features": explained})
+        return 0
+    print(target)
+    if not explained:
+        print(f"  no features: no installed plugin derives any for this {target.kind.name!r} target")
+    for entry in explained.values():
+        print(f"  {entry['explanation']}")
+    return 0
+
+
+# -- kinds, tags, plugins -------------------------------------------------------------------
+
+
+def _kinds(registry: Registry, args: argparse.Namespace) -> int:
+    kinds = [registry.get_kind(name) for name in registry.list_kinds()]
+    if args.json:
+        _print_json(
+            [
+                {
+                    "name": kind.name,
+                    "device_type": kind.device_type,
+                    "plugin": registry.owner("kind", kind.name),
+                    "default_keys": list(kind.default_keys),
+                    "attributes": list(kind.table),
+                    "compilers": sorted(registry.compilers(kind.name)),
+                    "doc": kind.doc,
+                }
+                for kind in kinds
+            ]
+        )
+        return 0
+    _table(
+        [("KIND", "DEVICE", "PLUGIN", "DESCRIPTION")]
+        + [(k.name, k.device_type, registry.owner("kind", k.name), k.doc) for k in kinds]
+    )
+    return 0
+
+
+def _tags(registry: Registry, args: argparse.Namespace) -> int:
+    entries = [registry.tag_entry(name) for name in registry.list_tags(args.prefix)]
+    if args.json:
+        _print_json(
+            [
+                {
+                    "name": e.name,
+                    "description": e.description,
+                    "target": str(e.target),
+                    "config": dict(e.config),
+                    "plugin": e.owner,
+                    "source": e.source,
+                }
+                for e in entries
+            ]
+        )
+        return 0
+    if not entries:
+        where = f" starting with {args.prefix!r}" if args.prefix else ""
+        print(f"no tags{where}; plugins register tags (see 'tcfg plugins')")
+        return 0
+    _table((e.name, e.description or str(e.target)) for e in entries)
+    return 0
+
+
+def _plugins(registry: Registry, args: argparse.Namespace) -> int:
+    records = registry.plugins()
+    if args.json:
+        _print_json([r.to_dict() for r in records])
+        return 0
+    rows: list[tuple[str, ...]] = [("PLUGIN", "STATUS", "DISTRIBUTION", "VERSION", "REGISTERED")]
+    for record in records:
+        data = record.to_dict()
+        registered = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in data["registered"].items())
+        rows.append((record.name, record.status, record.distribution or "-", record.version or "-", registered))
+    _table(rows)
+    for record in records:
+        if record.error:
+            print(f"{record.name}: {record.error}")
+    return 0
+
+
+# -- codegen, schema, detect ----------------------------------------------------------------
+
+
+def _value_lines(value: Any, indent: str) -> list[str]:
+    """How a codegen field's value prints after its label (the first line) and below it."""
+    if isinstance(value, Mapping):
+        return [""] + _mapping_lines(value, indent + "  ")
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return ["(none)"]
+        words = [str(v) for v in value]
+        if all(word and not any(c.isspace() for c in word) for word in words):
+            return [shlex.join(words)]
+        return [words[0]] + [f"{indent}  {w}" for w in words[1:]]
+    if value is None:
+        return ["-"]
+    return [_text(value) or "(none)"]
+
+
+def _mapping_lines(data: Mapping[str, Any], indent: str) -> list[str]:
+    width = max((len(str(k)) for k in data), default=0)
+    lines: list[str] = []
+    for key, value in data.items():
+        first, *rest = _value_lines(value, indent + " " * (width + 2))
+        lines.append(f"{indent}{str(key).ljust(width)}  {first}".rstrip())
+        lines += rest
+    return lines
+
+
+def _codegen(registry: Registry, args: argparse.Namespace) -> int:
+    target = registry.target(args.target)
+    config = target.codegen().to_dict()
+    if args.json:
+        _print_json(config)
+        return 0
+    print(target)
+    for line in _mapping_lines(config, "  "):
+        print(line)
+    return 0
+
+
+def _schema(registry: Registry, args: argparse.Namespace) -> int:
+    kind = registry.get_kind(args.kind)
+    if args.json:
+        _print_json(kind.json_schema())
+        return 0
+    print(f"kind {kind.name} (device type {kind.device_type}, plugin {registry.owner('kind', kind.name)})")
+    if kind.doc:
+        print(f"  {kind.doc}")
+    rows: list[tuple[str, ...]] = [("ATTRIBUTE", "TYPE", "DEFAULT", "DESCRIPTION")]
+    for name, attr in kind.table.items():
+        default = "-" if attr.default is None else attr.type.to_text(attr.default)
+        rows.append((name, attr.type.description, default, attr.doc))
+    _table(rows, indent="  ")
+    compilers = registry.compilers(kind.name)
+    for name, compiler in compilers.items():
+        print(f"  with -compiler={name}: {', '.join(compiler.table) or 'no extra attributes'}")
+    return 0
+
+
+def _detect(registry: Registry, args: argparse.Namespace) -> int:
+    found = registry.detect()
+    if args.json:
+        _print_json([t.export() for t in found])
+    else:
+        for target in found:
+            print(target)
+    if not found:
+        loaded = ", ".join(r.name for r in registry.plugins() if r.status == "loaded")
+        _error_line(
+            f"no installed plugin detected a device on this machine (plugins loaded: {loaded}); "
+            "install the plugin for this machine's CPU or accelerator"
+        )
+        return 1
+    return 0
+
+
+_COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int]] = {
+    "show": _show,
+    "explain": _explain,
+    "kinds": _kinds,
+    "tags": _tags,
+    "plugins": _plugins,
+    "codegen": _codegen,
+    "schema": _schema,
+    "detect": _detect,
+}
