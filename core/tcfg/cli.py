@@ -82,7 +82,9 @@ def _build_parser() -> _Parser:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
     common = _Parser(add_help=False)
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text")
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, summary: str) -> argparse.ArgumentParser:
@@ -92,7 +94,9 @@ def _build_parser() -> _Parser:
     show.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
     explain = command("explain", "say where each feature of a target comes from")
     explain.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
-    explain.add_argument("features", metavar="FEATURE", nargs="*", help="feature names (default: all present)")
+    explain.add_argument(
+        "features", metavar="FEATURE", nargs="*", help="feature names (default: all present)"
+    )
     command("kinds", "list the registered target kinds")
     tags = command("tags", "list the registered tags with their descriptions")
     tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
@@ -177,7 +181,7 @@ def _table(rows: Iterable[Sequence[str]], out: TextIO | None = None, indent: str
         return
     widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
     for row in rows:
-        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])] + row[-1:]
+        cells = [*(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])), *row[-1:]]
         print((indent + "  ".join(cells)).rstrip(), file=out or sys.stdout)
 
 
@@ -328,7 +332,9 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
     for record in records:
         data = record.to_dict()
         registered = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in data["registered"].items())
-        rows.append((record.name, record.status, record.distribution or "-", record.version or "-", registered))
+        rows.append(
+            (record.name, record.status, record.distribution or "-", record.version or "-", registered)
+        )
     _table(rows)
     for record in records:
         if record.error:
@@ -342,7 +348,7 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
 def _value_lines(value: Any, indent: str) -> list[str]:
     """How a codegen field's value prints after its label (the first line) and below it."""
     if isinstance(value, Mapping):
-        return [""] + _mapping_lines(value, indent + "  ")
+        return ["", *_mapping_lines(value, indent + "  ")]
     if isinstance(value, (list, tuple)):
         if not value:
             return ["(none)"]

@@ -1,0 +1,473 @@
+"""The ``tcfg`` command: every subcommand, human and ``--json`` output, exit statuses.
+
+Most tests run :func:`tcfg.cli.main` in-process against an isolated registry (the core
+alone, or the core plus the in-process ``toy`` plugin below), so they pass whatever
+plugins are installed; a few run ``python -m tcfg`` as a real subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+import tcfg
+from tcfg.cli import main
+from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, Integer, TargetKind, hookimpl
+
+Capture = pytest.CaptureFixture[str]
+
+
+def _toy_parser(request: DeriveRequest) -> Derived:
+    cores = request.attrs.get("cores", 1)
+    if cores >= 4:
+        return Derived(
+            keys=("toy_wide",),
+            features={"wide": True, "lanes": cores * 4},
+            why={"wide": f"-cores={cores} implies it"},
+        )
+    return Derived(features={"lanes": cores * 4})
+
+
+TOY = TargetKind(
+    name="toy",
+    device_type="toy",
+    attrs=(Attr("cores", Integer(minimum=1), default=1, doc="Number of toy cores."),),
+    default_keys=("toy",),
+    parser=_toy_parser,
+    features=(
+        Feature("wide", "Has the wide unit.", aliases=("has_wide",)),
+        Feature("lanes", "Vector lanes."),
+    ),
+    doc="A toy accelerator for tests.",
+)
+
+
+class ToyPlugin:
+    """An in-process plugin: the ``toy`` kind (no codegen), two tags, and detection."""
+
+    tcfg_plugin_name = "toy"
+
+    @hookimpl
+    def tcfg_register_kinds(self, register: Callable[[TargetKind], None]) -> None:
+        register(TOY)
+
+    @hookimpl
+    def tcfg_register_tags(self, register: Callable[..., None]) -> None:
+        register("toy/board-1.0", {"kind": "toy", "cores": 4}, description="A toy board with four cores")
+        register(
+            "toy/hosted",
+            {"kind": "toy", "host": {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}},
+            description="A toy card in an AArch64 host",
+        )
+
+    @hookimpl
+    def tcfg_detect(self) -> Sequence[str]:
+        return ["toy -cores=2"]
+
+
+class BrokenPlugin:
+    """An in-process plugin whose registration raises."""
+
+    tcfg_plugin_name = "broken"
+
+    @hookimpl
+    def tcfg_register_kinds(self, register: Callable[[TargetKind], None]) -> None:
+        raise RuntimeError("the vendor SDK is missing")
+
+
+@pytest.fixture
+def core() -> tcfg.Registry:
+    return tcfg.Registry(autoload=False)
+
+
+@pytest.fixture
+def toy() -> tcfg.Registry:
+    return tcfg.Registry(plugins=[ToyPlugin()], autoload=False)
+
+
+def run(capsys: Capture, registry: tcfg.Registry, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv), registry=registry)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys: Capture, registry: tcfg.Registry, *argv: str) -> Any:
+    status, out, err = run(capsys, registry, *argv, "--json")
+    assert (status, err) == (0, ""), err
+    return json.loads(out)
+
+
+def assert_bad_input(result: tuple[int, str, str], *needles: str) -> None:
+    status, out, err = result
+    assert status == 2
+    assert out == ""
+    assert err.startswith("tcfg: error: ") and err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err
+
+
+AARCH64 = "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72 -mattr=+neon"
+
+# -- show -------------------------------------------------------------------------------------
+
+
+def test_show_prints_canonical_string_kind_keys_and_attrs(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, err = run(
+        capsys, core, "show", "llvm  -mcpu=cortex-a72 --mtriple aarch64-linux-gnu -mattr=+neon"
+    )
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == AARCH64
+    assert lines[1].split() == ["kind", "llvm"]
+    assert lines[2].split() == ["device", "type", "cpu"]
+    assert lines[3].split() == ["keys", "cpu"]
+    assert lines[4].split() == ["tag", "(none)"]
+    assert lines[5].split() == ["host", "(none)"]
+    attrs = {line.split()[0]: line.split()[1:] for line in lines[7:-1]}
+    assert attrs == {
+        "mtriple": ["aarch64-linux-gnu"],
+        "mcpu": ["cortex-a72"],
+        "mattr": ["+neon"],
+        "fast-math": ["false", "(default)"],
+    }
+    assert lines[-1].split() == ["features", "(none)"]
+
+
+def test_show_describes_tag_host_and_features(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, toy, "show", "toy/hosted -cores=8")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "toy -cores=8 -tag=toy/hosted -host='llvm -mtriple=aarch64-linux-gnu'"
+    assert "  keys         toy_wide, toy" in lines
+    assert "  tag          toy/hosted" in lines
+    host = lines.index("  host         llvm -mtriple=aarch64-linux-gnu")
+    assert lines[host + 1] == "    kind         llvm"
+    assert "      mtriple    aarch64-linux-gnu" in lines
+    assert lines[-3:] == ["  features", "    lanes  32", "    wide   true"]
+
+
+def test_show_marks_defaults(capsys: Capture, toy: tcfg.Registry) -> None:
+    _, out, _ = run(capsys, toy, "show", "toy")
+    assert "    cores  1  (default)" in out.splitlines()
+    _, out, _ = run(capsys, toy, "show", "toy -cores=2")
+    assert "    cores  2" in out.splitlines()
+
+
+def test_show_json_is_the_canonical_export(capsys: Capture, core: tcfg.Registry) -> None:
+    nested = "c -mcpu=cortex-m4 -host='llvm -mtriple=aarch64-linux-gnu'"
+    data = run_json(capsys, core, "show", nested)
+    target = tcfg.Target(nested, registry=core)
+    assert data == target.export()
+    assert tcfg.Target(data, registry=core) == target
+
+
+def test_show_accepts_json_text_and_json_flag_before_command(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "--json", "show", '{"kind": "c", "mcpu": "cortex-m7"}')
+    assert status == 0
+    assert json.loads(out) == {"kind": "c", "mcpu": "cortex-m7"}
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["show", "lvm"], ["'lvm' is neither a kind nor a tag", "did you mean 'llvm'"]),
+        (["show", "llvm -opt-level=9"], ["-opt-level expects an integer"]),
+        (["show", "llvm -nope=1"], ["kind 'llvm' has no attribute 'nope'"]),
+        (["show", ""], ["empty target string"]),
+        (["show", '{"kind": "llvm", "num-cores": "4"}'], ["'num-cores' expects an integer"]),
+        (["show", "llvm -mtriple='aarch64"], []),
+        (
+            ["explain", "llvm -mtriple=aarch64-linux-gnu", "dotprod"],
+            ["no installed plugin declares the feature 'dotprod'"],
+        ),
+        (["codegen", "llvm -mfloat-abi=firm"], ["-mfloat-abi expects one of"]),
+        (["schema", "llvmm"], ["unknown kind 'llvmm'", "did you mean 'llvm'"]),
+        (["frobnicate"], ["invalid choice: 'frobnicate'"]),
+        (["kinds", "--colour"], ["unrecognized arguments: --colour"]),
+        (["show"], ["required: TARGET"]),
+        (["--bogus"], ["--bogus"]),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(
+    capsys: Capture, core: tcfg.Registry, argv: list[str], needles: list[str]
+) -> None:
+    assert_bad_input(run(capsys, core, *argv), *needles)
+
+
+def test_bad_input_with_json_flag_is_still_one_error_line(capsys: Capture, core: tcfg.Registry) -> None:
+    assert_bad_input(run(capsys, core, "show", "lvm", "--json"), "neither a kind nor a tag")
+
+
+def test_unquoted_target_options_get_a_quoting_hint(capsys: Capture, core: tcfg.Registry) -> None:
+    assert_bad_input(
+        run(capsys, core, "show", "llvm", "-mcpu=cortex-a72"),
+        "unrecognized arguments: -mcpu=cortex-a72",
+        "tcfg show 'llvm -mcpu=cortex-a72'",
+    )
+
+
+def test_unknown_feature_of_a_plugin_kind_names_the_closest(capsys: Capture, toy: tcfg.Registry) -> None:
+    assert_bad_input(run(capsys, toy, "explain", "toy", "wid"), "'wid'", "did you mean 'wide'")
+
+
+def test_no_arguments_prints_help_and_exits_2(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, err = run(capsys, core)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("usage: tcfg")
+    for command in ("show", "explain", "kinds", "tags", "plugins", "codegen", "schema", "detect"):
+        assert f"    {command} " in err
+
+
+def test_help_and_version_exit_0(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "--version")
+    assert (status, out) == (0, f"tcfg-core {tcfg.__version__}\n")
+    status, out, _ = run(capsys, core, "show", "--help")
+    assert status == 0
+    assert out.startswith("usage: tcfg show [-h] [--json] TARGET")
+
+
+# -- explain ------------------------------------------------------------------------------------
+
+
+def test_explain_all_present_features(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, toy, "explain", "toy -cores=4")
+    assert status == 0
+    assert out.splitlines() == ["toy -cores=4", "  lanes = 16", "  wide = True: -cores=4 implies it"]
+
+
+def test_explain_named_features_and_aliases(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, toy, "explain", "toy", "has_wide", "lanes")
+    assert status == 0
+    lines = out.splitlines()
+    assert (
+        lines[1] == "  has_wide (alias of wide) = False: nothing in this target implies it (declared by toy)"
+    )
+    assert lines[2] == "  lanes = 4"
+
+
+def test_explain_says_when_there_are_no_features(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "explain", "llvm -mtriple=riscv64-linux-gnu")
+    assert status == 0
+    assert "no features: no installed plugin derives any" in out
+
+
+def test_explain_json(capsys: Capture, toy: tcfg.Registry) -> None:
+    data = run_json(capsys, toy, "explain", "toy/board-1.0", "wide")
+    assert data == {
+        "target": "toy -cores=4 -tag=toy/board-1.0",
+        "keys": ["toy_wide", "toy"],
+        "features": {"wide": {"value": True, "explanation": "wide = True: -cores=4 implies it"}},
+    }
+    assert run_json(capsys, toy, "explain", "toy")["features"] == {
+        "lanes": {"value": 4, "explanation": "lanes = 4"}
+    }
+
+
+# -- kinds, tags, plugins --------------------------------------------------------------------------
+
+
+def test_kinds(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, toy, "kinds")
+    assert status == 0
+    rows = [line.split(maxsplit=3) for line in out.splitlines()]
+    assert rows[0] == ["KIND", "DEVICE", "PLUGIN", "DESCRIPTION"]
+    assert [r[:3] for r in rows[1:]] == [["c", "cpu", "core"], ["llvm", "cpu", "core"], ["toy", "toy", "toy"]]
+    assert rows[3][3] == "A toy accelerator for tests."
+
+
+def test_kinds_json(capsys: Capture, core: tcfg.Registry) -> None:
+    data = run_json(capsys, core, "kinds")
+    assert [k["name"] for k in data] == ["c", "llvm"]
+    llvm = data[1]
+    assert (llvm["device_type"], llvm["plugin"], llvm["default_keys"]) == ("cpu", "core", ["cpu"])
+    assert {"mtriple", "mcpu", "mattr", "num-cores", "host", "compiler"} <= set(llvm["attributes"])
+
+
+def test_tags_with_descriptions_and_prefix(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, toy, "tags")
+    assert status == 0
+    assert out.splitlines() == [
+        "toy/board-1.0  A toy board with four cores",
+        "toy/hosted     A toy card in an AArch64 host",
+    ]
+    _, out, _ = run(capsys, toy, "tags", "toy/h")
+    assert out.splitlines() == ["toy/hosted  A toy card in an AArch64 host"]
+
+
+def test_tags_says_when_none_match(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "tags", "nvidia/")
+    assert status == 0
+    assert out == "no tags starting with 'nvidia/'; plugins register tags (see 'tcfg plugins')\n"
+
+
+def test_tags_json(capsys: Capture, toy: tcfg.Registry) -> None:
+    data = run_json(capsys, toy, "tags", "toy/b")
+    assert data == [
+        {
+            "name": "toy/board-1.0",
+            "description": "A toy board with four cores",
+            "target": "toy -cores=4 -tag=toy/board-1.0",
+            "config": {"kind": "toy", "cores": 4, "tag": "toy/board-1.0"},
+            "plugin": "toy",
+            "source": "",
+        }
+    ]
+    assert run_json(capsys, toy, "tags", "none/") == []
+
+
+def test_plugins_table_shows_status_and_errors(capsys: Capture) -> None:
+    registry = tcfg.Registry(plugins=[ToyPlugin(), BrokenPlugin()], autoload=False)
+    status, out, err = run(capsys, registry, "plugins")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["PLUGIN", "STATUS", "DISTRIBUTION", "VERSION", "REGISTERED"]
+    assert lines[1].split() == ["core", "loaded", "tcfg-core", tcfg.__version__, "2", "kinds"]
+    assert lines[2].split() == ["toy", "loaded", "-", "-", "1", "kinds,", "2", "features,", "2", "tags"]
+    assert lines[3].split() == ["broken", "failed", "-", "-"]
+    assert lines[4] == "broken: tcfg_register_kinds raised RuntimeError: the vendor SDK is missing"
+    assert err.startswith("tcfg: warning: tcfg plugin 'broken' (in-process) was not loaded")
+    assert err.count("\n") == 1
+
+
+def test_plugins_json(capsys: Capture) -> None:
+    registry = tcfg.Registry(plugins=[BrokenPlugin()], autoload=False)
+    status, out, _ = run(capsys, registry, "plugins", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data == [r.to_dict() for r in registry.plugins()]
+    assert [(d["name"], d["status"]) for d in data] == [("core", "loaded"), ("broken", "failed")]
+
+
+def test_strict_plugin_failure_is_bad_input(capsys: Capture) -> None:
+    registry = tcfg.Registry(plugins=[BrokenPlugin()], autoload=False, strict=True)
+    assert_bad_input(run(capsys, registry, "kinds"), "tcfg plugin 'broken' (in-process) was not loaded")
+
+
+# -- codegen, schema, detect --------------------------------------------------------------------------
+
+
+def test_codegen(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "codegen", AARCH64 + " -opt-level=3")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == AARCH64 + " -opt-level=3"
+    assert "  triple     aarch64-linux-gnu" in lines
+    assert "  features   +neon" in lines
+    assert "  float_abi  -" in lines
+    assert "  llc        -mtriple=aarch64-linux-gnu -mcpu=cortex-a72 -mattr=+neon -O=3" in lines
+    assert (
+        "  clang      --target=aarch64-linux-gnu -mcpu=cortex-a72 -Xclang -target-feature -Xclang +neon -O3"
+        in lines
+    )
+
+
+def test_codegen_json(capsys: Capture, core: tcfg.Registry) -> None:
+    data = run_json(capsys, core, "codegen", AARCH64)
+    assert data == tcfg.Target(AARCH64, registry=core).codegen().to_dict()
+    assert (data["triple"], data["cpu"], data["features"]) == ("aarch64-linux-gnu", "cortex-a72", "+neon")
+
+
+def test_codegen_without_a_plugin_for_the_kind(capsys: Capture, toy: tcfg.Registry) -> None:
+    assert_bad_input(run(capsys, toy, "codegen", "toy"), "no installed plugin generates code for kind 'toy'")
+
+
+def test_schema(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, _ = run(capsys, core, "schema", "llvm")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "kind llvm (device type cpu, plugin core)"
+    rows = {line.split()[0]: line for line in lines[3:]}
+    assert set(rows) == set(core.get_kind("llvm").table)
+    assert "an integer >= 0 and <= 3" in rows["opt-level"]
+    assert rows["fast-math"].split()[6] == "false"
+
+
+def test_schema_json_is_the_kinds_json_schema(capsys: Capture, core: tcfg.Registry) -> None:
+    data = run_json(capsys, core, "schema", "c")
+    assert data == core.get_kind("c").json_schema()
+    assert data["properties"]["kind"] == {"const": "c"}
+
+
+def test_detect(capsys: Capture, toy: tcfg.Registry) -> None:
+    status, out, err = run(capsys, toy, "detect")
+    assert (status, out, err) == (0, "toy -cores=2\n", "")
+    assert run_json(capsys, toy, "detect") == [{"kind": "toy", "cores": 2}]
+
+
+def test_detect_says_when_nothing_is_found(capsys: Capture, core: tcfg.Registry) -> None:
+    status, out, err = run(capsys, core, "detect")
+    assert (status, out) == (1, "")
+    assert err == (
+        "tcfg: no installed plugin detected a device on this machine (plugins loaded: core); "
+        "install the plugin for this machine's CPU or accelerator\n"
+    )
+    status, out, _ = run(capsys, core, "detect", "--json")
+    assert (status, json.loads(out)) == (1, [])
+
+
+# -- a real process ------------------------------------------------------------------------------
+
+
+def tcfg_process(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m tcfg ARGV`` with only the core's plugin loaded."""
+    env = {**os.environ, "TCFG_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "tcfg", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_process_show_json_round_trips() -> None:
+    done = tcfg_process("show", "--json", AARCH64)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert tcfg.Target(json.loads(done.stdout), registry=tcfg.Registry(autoload=False)) == tcfg.Target(
+        AARCH64, registry=tcfg.Registry(autoload=False)
+    )
+
+
+def test_process_bad_target_is_one_line_and_status_2() -> None:
+    done = tcfg_process("show", "llvm -mcpu=cortex-a72 -bogus=1")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "tcfg: error: target 'llvm -mcpu=cortex-a72 -bogus=1': kind 'llvm' has no attribute 'bogus'; "
+        "valid choices include: 'compiler', 'device', 'fast-math', 'host', 'keys', 'libs', 'mabi', "
+        "'march', 'mattr', 'mcpu', 'mfloat-abi', 'model' (and 5 more)\n"
+    )
+
+
+def test_process_no_arguments_and_version() -> None:
+    done = tcfg_process()
+    assert done.returncode == 2
+    assert done.stderr.startswith("usage: tcfg")
+    done = tcfg_process("--version")
+    assert (done.returncode, done.stdout) == (0, f"tcfg-core {tcfg.__version__}\n")
+
+
+def test_process_help_does_not_load_the_registry() -> None:
+    code = (
+        "import sys; from tcfg.cli import main\n"
+        "try: main(['--help'])\n"
+        "finally:\n"
+        "    names = [m for m in sys.modules if m.startswith(('tcfg', 'pluggy', 'marshmallow'))]\n"
+        "    print(sorted(names), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "['tcfg', 'tcfg.cli', 'tcfg.errors']"
