@@ -1,0 +1,109 @@
+"""Property tests: targets generated from every registered kind's schema round-trip exactly,
+and no input, however random, raises anything but TargetError."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import tcfg
+from tcfg.schema import AttrType, Boolean, Choice, Integer, String, StringList, TargetValue
+from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
+
+REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+NESTED = st.sampled_from(
+    ["llvm -mtriple=x86_64-linux-gnu", "c -mcpu=cortex-m4", "llvm -mtriple=riscv64 -libs='a b'"]
+)
+
+
+def values(kind_attr: AttrType, depth: int) -> st.SearchStrategy[Any]:
+    if isinstance(kind_attr, Boolean):
+        return st.booleans()
+    if isinstance(kind_attr, Integer):
+        return st.integers(min_value=kind_attr.minimum, max_value=kind_attr.maximum)
+    if isinstance(kind_attr, Choice):
+        return st.sampled_from(kind_attr.choices)
+    if isinstance(kind_attr, String):
+        if kind_attr.pattern is not None:
+            return st.from_regex(kind_attr.pattern, fullmatch=True).filter(lambda s: len(s) < 40)
+        return TEXT
+    if isinstance(kind_attr, StringList):
+        return st.lists(values(kind_attr.item, depth), max_size=3)
+    if isinstance(kind_attr, TargetValue):
+        if depth >= 2:
+            return NESTED
+        return NESTED | st.builds(lambda t: t, configs(depth + 1))
+    raise AssertionError(f"no strategy for {kind_attr!r}")
+
+
+@st.composite
+def configs(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    kind = REGISTRY.get_kind(draw(st.sampled_from(REGISTRY.list_kinds())))
+    names = [n for n in kind.table if n not in ("compiler", "tag")]
+    chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=5))
+    config: dict[str, Any] = {"kind": kind.name}
+    for name in chosen:
+        config[name] = draw(values(kind.table[name].type, depth))
+    return config
+
+
+@given(configs())
+def test_generated_targets_round_trip_through_text_json_and_export(config: dict[str, Any]) -> None:
+    try:
+        t = tcfg.Target(config, registry=REGISTRY)
+    except tcfg.TargetError:
+        assume(False)
+        return
+    for form in (str(t), t.to_json(), t.export()):
+        again = tcfg.Target(form, registry=REGISTRY)
+        assert again == t
+        assert str(again) == str(t) and again.to_json() == t.to_json()
+    assert json.loads(t.to_json()) == t.export()
+
+
+@given(st.text(max_size=80))
+def test_random_text_raises_only_target_errors(text: str) -> None:
+    try:
+        tcfg.Target(text, registry=REGISTRY)
+    except tcfg.TargetError:
+        pass
+
+
+GRAMMAR_WORDS = st.sampled_from(
+    ["llvm", "c", "accel", "acme/a2", "-mcpu=", "-gen=", "-host=", "'", '"', "\\", ",", "=", "-", "--", " ",
+     "-libs=a,b", "-fast-math", "true", "{", "}", "-keys", "x86_64", "toy-v", "-mtriple=riscv64"]
+)
+
+
+@given(st.lists(GRAMMAR_WORDS | TEXT, max_size=10).map("".join))
+def test_grammar_shaped_text_raises_only_target_errors(text: str) -> None:
+    try:
+        t = tcfg.Target(text, registry=REGISTRY)
+    except tcfg.TargetError:
+        return
+    assert tcfg.Target(str(t), registry=REGISTRY) == t
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["kind", "tag", "gen", "mcpu", "host", "libs", "mattr", "x"]) | TEXT,
+                       JSON_VALUES | st.sampled_from(["llvm", "accel", "acme/a2"]), max_size=5))
+def test_random_dicts_raise_only_target_errors(data: dict[str, Any]) -> None:
+    try:
+        tcfg.Target(data, registry=REGISTRY)
+    except tcfg.TargetError:
+        pass
+    try:
+        tcfg.Target(json.dumps(data), registry=REGISTRY)
+    except tcfg.TargetError:
+        pass

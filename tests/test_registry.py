@@ -1,0 +1,231 @@
+"""The registry: lazy loading, all-or-nothing registration, conflicts, strict mode, tags."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import Any
+
+import pytest
+
+import tcfg
+from tcfg.plugin import Attr, Compiler, Feature, Integer, TargetKind
+from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin, plugin_with
+
+
+def records(reg: tcfg.Registry) -> dict[str, tcfg.PluginRecord]:
+    return {r.name: r for r in reg.plugins()}
+
+
+def load_quietly(reg: tcfg.Registry) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reg.list_kinds()
+    return [str(w.message) for w in caught if issubclass(w.category, tcfg.PluginWarning)]
+
+
+def test_import_tcfg_loads_nothing() -> None:
+    code = (
+        "import sys, tcfg\n"
+        "heavy = {'pluggy', 'marshmallow', 'importlib.metadata', 'tcfg.registry', 'tcfg.target', 'llvmlite'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_registry_loads_on_first_query_only() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    assert reg._loaded is False
+    assert reg.list_kinds() == ["accel", "c", "llvm"]
+    assert reg._loaded is True
+
+
+def test_plugin_records_list_what_each_registered() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()], autoload=False)
+    rec = records(reg)
+    assert rec["accel"].to_dict() == {
+        "name": "accel",
+        "distribution": None,
+        "version": None,
+        "status": "loaded",
+        "error": None,
+        "registered": {
+            "kinds": ["accel"],
+            "compilers": ["accel:turbo"],
+            "tags": ["acme/a2", "acme/a2,board-1.0"],
+            "features": ["int8_dot", "turbo_ready", "vector_lanes"],
+        },
+    }
+    assert rec["toy"].registered["cpu_parsers"] == ["toy"]
+    assert reg.compilers("accel") == {"turbo": reg.compilers()["accel:turbo"]}
+
+
+def test_plugin_that_raises_while_registering_is_dropped_whole() -> None:
+    def kinds(register: Any) -> None:
+        register(TargetKind("half", "cpu"))
+        raise RuntimeError("boom")
+
+    bad = plugin_with("bad", tcfg_register_kinds=kinds)
+    reg = tcfg.Registry(plugins=[bad, AccelPlugin()], autoload=False)
+    messages = load_quietly(reg)
+    assert "half" not in reg.list_kinds() and "accel" in reg.list_kinds()
+    assert records(reg)["bad"].status == "failed"
+    assert "RuntimeError: boom" in (records(reg)["bad"].error or "")
+    assert any("'bad'" in m and "boom" in m for m in messages)
+
+
+def test_invalid_registrations_fail_the_plugin() -> None:
+    cases = {
+        "notkind": plugin_with("notkind", tcfg_register_kinds=lambda register: register("llvm2")),
+        "badfeat": plugin_with(
+            "badfeat",
+            tcfg_register_features=lambda register: register(Feature("Bad-Name")),
+        ),
+        "badtag": plugin_with(
+            "badtag", tcfg_register_tags=lambda register: register("b/t", {"kind": "llvm", "num-cores": 0})
+        ),
+        "tagname": plugin_with(
+            "tagname", tcfg_register_tags=lambda register: register("has space", {"kind": "llvm"})
+        ),
+        "nokind": plugin_with(
+            "nokind",
+            tcfg_register_compilers=lambda register: register(Compiler("x", kinds=("nope",))),
+        ),
+    }
+    for name, plugin in cases.items():
+        reg = tcfg.Registry(plugins=[plugin], autoload=False)
+        load_quietly(reg)
+        assert records(reg)[name].status == "failed", name
+        assert reg.list_tags() == [] and reg.list_kinds() == ["c", "llvm"], name
+
+
+def test_two_plugins_claiming_one_name_name_both_and_the_first_wins() -> None:
+    first = plugin_with("first", tcfg_register_kinds=lambda register: register(TargetKind("dup", "cpu")))
+    second = plugin_with(
+        "second",
+        tcfg_register_kinds=lambda register: register(TargetKind("dup", "gpu")),
+        tcfg_register_tags=lambda register: register("second/tag", {"kind": "llvm"}),
+    )
+    reg = tcfg.Registry(plugins=[first, second], autoload=False)
+    messages = load_quietly(reg)
+    assert reg.get_kind("dup").device_type == "cpu"
+    assert "second/tag" not in reg.list_tags()
+    error = records(reg)["second"].error or ""
+    assert "'second'" in error and "'first'" in error and "'dup'" in error
+    assert messages
+
+
+def test_tag_conflicts_and_cpu_arch_conflicts() -> None:
+    a = plugin_with("a", tcfg_register_tags=lambda register: register("t/1", {"kind": "llvm"}))
+    b = plugin_with("b", tcfg_register_tags=lambda register: register("t/1", {"kind": "c"}))
+    reg = tcfg.Registry(plugins=[a, b], autoload=False)
+    load_quietly(reg)
+    assert reg.get_tag("t/1")["kind"] == "llvm" and records(reg)["b"].status == "failed"
+    reg2 = tcfg.Registry(plugins=[ToyCpuPlugin(), ToyCpuPlugin()], autoload=False)
+    load_quietly(reg2)
+    assert [r.status for r in reg2.plugins()] == ["loaded", "loaded", "failed"]
+
+
+def test_failed_plugin_takes_its_dependants_tags_out_too() -> None:
+    kinds = plugin_with(
+        "kinds",
+        tcfg_register_kinds=lambda register: register(TargetKind("widget", "cpu")),
+        tcfg_register_tags=lambda register: register("bad/tag", {"kind": "widget", "nope": 1}),
+    )
+    user = plugin_with("user", tcfg_register_tags=lambda register: register("w/1", {"kind": "widget"}))
+    reg = tcfg.Registry(plugins=[kinds, user], autoload=False)
+    load_quietly(reg)
+    assert "widget" not in reg.list_kinds()
+    assert reg.list_tags() == []
+    assert records(reg)["kinds"].status == "failed" and records(reg)["user"].status == "failed"
+
+
+def test_strict_mode_raises_and_leaves_nothing_loaded() -> None:
+    bad = plugin_with("bad", tcfg_register_kinds=lambda register: register("nonsense"))
+    reg = tcfg.Registry(plugins=[bad], autoload=False, strict=True)
+    with pytest.raises(tcfg.PluginError, match="'bad'"):
+        reg.list_kinds()
+    assert reg._loaded is False and reg._kinds == {}
+    env_strict = tcfg.Registry(plugins=[bad], autoload=False, environ={"TCFG_STRICT_PLUGINS": "1"})
+    with pytest.raises(tcfg.PluginError):
+        env_strict.list_tags()
+
+
+def test_register_tag_validates_before_storing(core: tcfg.Registry) -> None:
+    with pytest.raises(tcfg.TargetError, match="num-cores"):
+        core.register_tag("bad/one", {"kind": "llvm", "num-cores": "4"})
+    with pytest.raises(tcfg.TargetError, match="must be non-empty"):
+        core.register_tag("", {"kind": "llvm"})
+    with pytest.raises(tcfg.TargetError, match="already a kind"):
+        core.register_tag("llvm", {"kind": "llvm"})
+    assert core.list_tags() == []
+    core.register_tag("good/one", "llvm -mtriple=x86_64-linux-gnu -num-cores=4")
+    assert core.list_tags() == ["good/one"] and core.list_tags("good/") == ["good/one"]
+    with pytest.raises(tcfg.TargetError, match="already registered"):
+        core.register_tag("good/one", {"kind": "llvm"})
+    assert core.get_tag("good/one")["num-cores"] == 4
+    core.register_tag("good/one", "llvm -mtriple=x86_64-linux-gnu -num-cores=8", override=True)
+    assert tcfg.Target("good/one", registry=core).attrs["num-cores"] == 8
+    with pytest.raises(tcfg.UnknownTagError, match="did you mean 'good/one'"):
+        core.get_tag("good/onw")
+
+
+def test_get_tag_returns_a_copy(core: tcfg.Registry) -> None:
+    core.register_tag("t/libs", {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "libs": ["a"]})
+    core.get_tag("t/libs")["libs"].append("b")
+    assert core.get_tag("t/libs")["libs"] == ["a"]
+
+
+def test_get_kind_suggests_close_names(core: tcfg.Registry) -> None:
+    with pytest.raises(tcfg.UnknownKindError, match="did you mean 'llvm'"):
+        core.get_kind("lvm")
+
+
+def test_derive_target_hook_adds_features_and_keys() -> None:
+    reg = tcfg.Registry(plugins=[LabelPlugin()], autoload=False)
+    t = tcfg.Target("llvm -mtriple=x86_64-linux-gnu -model=m1", registry=reg)
+    assert t.features.labelled is True and t.features.has_label is True
+    assert t.keys == ("labelled", "cpu")
+    plain = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=reg)
+    assert plain.features.labelled is False
+
+
+def test_parser_bugs_become_plugin_errors() -> None:
+    def broken(request: Any) -> Any:
+        raise KeyError("oops")
+
+    kind = TargetKind("broken", "cpu", attrs=(Attr("n", Integer()),), parser=broken)
+    reg = tcfg.Registry(plugins=[plugin_with("b", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
+    with pytest.raises(tcfg.PluginError, match="plugin 'b' failed: KeyError"):
+        tcfg.Target("broken -n=1", registry=reg)
+
+
+def test_undeclared_derived_features_are_refused() -> None:
+    from tcfg.plugin import Derived
+
+    kind = TargetKind("sly", "cpu", parser=lambda request: Derived(features={"secret": True}))
+    reg = tcfg.Registry(plugins=[plugin_with("s", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
+    with pytest.raises(tcfg.PluginError, match="undeclared features"):
+        tcfg.Target("sly", registry=reg)
+
+
+def test_codegen_without_a_willing_plugin_says_so() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    with pytest.raises(tcfg.TargetError, match="no installed plugin generates code for kind 'accel'"):
+        tcfg.Target("accel -gen=1", registry=reg).codegen()
+
+
+def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcfg import registry as registry_module
+
+    monkeypatch.setattr(registry_module, "_default", tcfg.Registry(plugins=[AccelPlugin()], autoload=False))
+    assert "accel" in tcfg.list_kinds()
+    assert tcfg.get_kind("accel").device_type == "accel"
+    assert tcfg.list_tags("acme/") == ["acme/a2", "acme/a2,board-1.0"]
+    assert tcfg.get_tag("acme/a2") == {"kind": "accel", "gen": 2, "lanes": 16, "tag": "acme/a2"}
+    tcfg.register_tag("mine/a3", {"tag": "acme/a2", "gen": 3})
+    assert tcfg.Target("mine/a3").attrs["lanes"] == 16
+    assert [r.name for r in tcfg.plugins()] == ["core", "accel"]
