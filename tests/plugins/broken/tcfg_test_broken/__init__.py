@@ -1,0 +1,1 @@
+"""Throwaway plugin: fails to import."""

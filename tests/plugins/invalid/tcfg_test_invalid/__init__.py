@@ -1,0 +1,1 @@
+"""Throwaway plugin: registers an invalid tag."""

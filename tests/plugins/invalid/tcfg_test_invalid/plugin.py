@@ -1,0 +1,11 @@
+"""Registers a valid tag and an invalid one: neither may remain."""
+
+from typing import Any
+
+from tcfg.plugin import hookimpl
+
+
+@hookimpl
+def tcfg_register_tags(register: Any) -> None:
+    register("invalid/good", {"kind": "llvm", "mtriple": "x86_64-linux-gnu"})
+    register("invalid/bad", {"kind": "llvm", "num-cores": "four"})

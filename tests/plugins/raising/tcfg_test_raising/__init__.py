@@ -1,0 +1,1 @@
+"""Throwaway plugin: whose registration hook raises."""

@@ -1,0 +1,1 @@
+"""Throwaway plugin: claims the RISC-V architecture the example plugin owns."""

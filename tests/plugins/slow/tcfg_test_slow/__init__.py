@@ -1,0 +1,1 @@
+"""Throwaway plugin: takes two seconds to import."""

@@ -1,0 +1,122 @@
+"""Real installed plugins: the example plugin of docs/plugins.md and throwaway faulty ones,
+installed with pip into a scratch directory and loaded through the ``tcfg`` entry points
+by fresh processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGINS = {
+    "riscv": ROOT / "docs" / "example_plugin",
+    **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")},
+}
+
+REPORT = """
+import json, warnings, tcfg
+warnings.simplefilter("ignore")
+out = {"plugins": {r.name: r.to_dict() for r in tcfg.plugins()}, "kinds": tcfg.list_kinds(), "tags": tcfg.list_tags()}
+try:
+    t = tcfg.Target("llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-x280 -mattr=-v")
+    out["target"] = {"str": str(t), "keys": list(t.keys), "features": dict(t.features)}
+except tcfg.TargetError as exc:
+    out["target"] = {"error": type(exc).__name__ + ": " + str(exc)}
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("site")
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target)]
+    result = subprocess.run([*cmd, *map(str, PLUGINS.values())], capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.fail(f"pip could not install the test plugins:\n{result.stderr}")
+    return target
+
+
+def run(site: Path, code: str = REPORT, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
+    environ["PYTHONPATH"] = os.pathsep.join([str(site), environ.get("PYTHONPATH", "")])
+    environ.update(env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
+
+
+def report(site: Path, **env: str) -> dict[str, Any]:
+    result = run(site, **env)
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_example_plugin_loads_through_its_entry_point(site: Path) -> None:
+    data = report(site, TCFG_LOAD_PLUGINS="riscv")
+    record = data["plugins"]["riscv"]
+    assert (record["status"], record["distribution"], record["version"]) == ("loaded", "tcfg-example-riscv", "0.1.0")
+    assert record["registered"]["cpu_parsers"] == ["riscv"]
+    assert "starfive/visionfive2" in data["tags"]
+    target = data["target"]
+    assert target["keys"] == ["riscv_cpu", "cpu"]
+    assert target["features"] == {"is_riscv": True, "vlen_bits": 0, "zba": True, "zbb": True}
+
+
+def test_env_controls_select_plugins(site: Path) -> None:
+    assert set(report(site, TCFG_DISABLE_PLUGIN_AUTOLOAD="1")["plugins"]) == {"core"}
+    assert set(report(site, TCFG_LOAD_PLUGINS="")["plugins"]) >= {"core", "riscv"}
+    none = report(site, TCFG_LOAD_PLUGINS="")
+    assert none["plugins"]["riscv"]["status"] == "disabled"
+    assert "TCFG_LOAD_PLUGINS" in none["plugins"]["riscv"]["error"]
+    blocked = report(site, TCFG_LOAD_PLUGINS="riscv,slow", TCFG_DISABLED_PLUGINS="slow")
+    assert blocked["plugins"]["slow"]["status"] == "disabled"
+    assert blocked["plugins"]["riscv"]["status"] == "loaded"
+
+
+def test_plugin_that_fails_to_import_leaves_the_others_working(site: Path) -> None:
+    data = report(site, TCFG_LOAD_PLUGINS="riscv,broken")
+    assert data["plugins"]["broken"]["status"] == "failed"
+    assert "tcfg_missing_dependency" in data["plugins"]["broken"]["error"]
+    assert data["plugins"]["riscv"]["status"] == "loaded"
+    assert data["target"]["keys"] == ["riscv_cpu", "cpu"]
+    warned = run(site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS="broken")
+    assert "PluginWarning" in warned.stderr and "'broken'" in warned.stderr
+
+
+def test_two_plugins_claiming_one_architecture(site: Path) -> None:
+    data = report(site, TCFG_LOAD_PLUGINS="riscv,shadow")
+    error = data["plugins"]["shadow"]["error"]
+    assert data["plugins"]["shadow"]["status"] == "failed"
+    assert "'shadow'" in error and "'riscv'" in error and "'riscv64'" in error
+    assert data["target"]["keys"] == ["riscv_cpu", "cpu"]
+
+
+def test_raising_and_invalid_plugins_leave_nothing_behind(site: Path) -> None:
+    data = report(site, TCFG_LOAD_PLUGINS="raising,invalid")
+    assert data["plugins"]["raising"]["status"] == "failed"
+    assert "the tag table is corrupt" in data["plugins"]["raising"]["error"]
+    assert "raising-kind" not in data["kinds"]
+    assert data["plugins"]["invalid"]["status"] == "failed"
+    assert "invalid/bad" in data["plugins"]["invalid"]["error"]
+    assert not [t for t in data["tags"] if t.startswith("invalid/")]
+
+
+def test_strict_mode_turns_failures_into_errors(site: Path) -> None:
+    result = run(site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS="broken", TCFG_STRICT_PLUGINS="1")
+    assert result.returncode != 0
+    assert "tcfg.errors.PluginError" in result.stderr and "'broken'" in result.stderr
+
+
+def test_slow_plugin_delays_loading_but_not_import(site: Path) -> None:
+    start = time.perf_counter()
+    assert run(site, "import tcfg", TCFG_LOAD_PLUGINS="slow").returncode == 0
+    import_only = time.perf_counter() - start
+    data = report(site, TCFG_LOAD_PLUGINS="slow,riscv")
+    assert import_only < 2.0
+    assert data["plugins"]["slow"]["status"] == "loaded" and "slow/box" in data["tags"]
