@@ -1,1 +1,49 @@
-"""The hook implementations of the cuda plugin."""
+"""The hook implementations of the cuda plugin: the ``cuda`` kind, GPU tags, codegen, detection.
+
+Importing this module reads no data and imports no CUDA library: the arch table, the
+GPU list, NVML and NVRTC are loaded by the functions that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tcfg.codegen import Codegen
+from tcfg.hookspecs import TagRegistrar
+from tcfg.kind import TargetKind
+from tcfg.plugin import hookimpl
+from tcfg.target import Target
+
+from tcfg_cuda.kind import CUDA
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    register(CUDA)
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_cuda.gpus import gpu_tags
+
+    for tag in gpu_tags():
+        register(tag.name, tag.config, description=tag.description, source=tag.source)
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name != "cuda":
+        return None
+    from tcfg_cuda.codegen import codegen_for
+
+    return codegen_for(target.attrs.get("arch"))
+
+
+@hookimpl
+def tcfg_detect() -> Sequence[dict[str, Any]]:
+    """One cuda target per GPU of this machine; none when there is no NVIDIA GPU or driver."""
+    from tcfg_cuda.detect import detect_gpus
+
+    found, _unavailable = detect_gpus()
+    return [gpu.spec() for gpu in found]

@@ -1,0 +1,62 @@
+"""Known NVIDIA GPUs (``data/gpus.json``): the tags this plugin registers, and names for detection."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+__all__ = ["GpuTag", "gpu_by_device_name", "gpu_tags"]
+
+
+@dataclass(frozen=True)
+class GpuTag:
+    """A tag: its name, target config, one-line description and cited sources."""
+
+    name: str
+    config: dict[str, Any]
+    description: str
+    source: str
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    text = resources.files("tcfg_cuda").joinpath("data/gpus.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _config(row: dict[str, Any]) -> dict[str, Any]:
+    config: dict[str, Any] = {"kind": "cuda", "arch": row["arch"]}
+    if "sm_count" in row:
+        config["multi_processor_count"] = row["sm_count"]
+    if "l2_bytes" in row:
+        config["l2_cache_size_bytes"] = row["l2_bytes"]
+    if "memory_gib" in row:
+        config["global_memory_bytes"] = row["memory_gib"] << 30
+    if "host" in row:
+        config["host"] = row["host"]
+    return config
+
+
+def gpu_tags() -> Iterator[GpuTag]:
+    """Every GPU tag, with its config and a citation of each source (and the compilation date)."""
+    data = _data()
+    sources = data["sources"]
+    for name, row in data["gpus"].items():
+        cited = "; ".join(sources[key] for key in row["sources"])
+        note = f" Note: {row['note']}." if "note" in row else ""
+        yield GpuTag(name, _config(row), row["description"], f"{cited} (compiled {data['compiled']}).{note}")
+
+
+@functools.cache
+def _by_device_name() -> dict[str, dict[str, Any]]:
+    return {device: row for row in _data()["gpus"].values() for device in row.get("device_names", ())}
+
+
+def gpu_by_device_name(device_name: str) -> dict[str, Any] | None:
+    """The known GPU whose driver-reported name is ``device_name`` (its data row), or None."""
+    return _by_device_name().get(device_name)

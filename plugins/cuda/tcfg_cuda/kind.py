@@ -1,0 +1,159 @@
+"""The ``cuda`` target kind: attributes, the features each arch gives, and the parser.
+
+Defaults that hold on every arch this plugin knows (1024 threads per block, warps of
+32, 48 KiB of static shared memory per block) are the kind's defaults. Those that
+depend on the arch (the opt-in shared memory maximum, registers per block) are filled
+in by the parser from the arch table when the user does not give them; filling is
+idempotent. ``cuda`` without ``arch`` is a valid generic GPU target whose
+arch-dependent features read False. ``-arch=native`` asks the GPU of this machine.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from tcfg.errors import AttributeValueError, TargetError
+from tcfg.features import Feature, FeatureValue
+from tcfg.kind import DeriveRequest, Derived, TargetKind
+from tcfg.schema import Attr, Integer, String
+
+from tcfg_cuda.arch import ArchInfo, arch_info, arch_names
+
+__all__ = ["CUDA", "FEATURES", "parse_cuda"]
+
+STATIC_SHARED_MEMORY = 48 * 1024
+
+_ATTRS = (
+    Attr(
+        "arch",
+        String(r"[A-Za-z0-9_]+", "a CUDA arch such as sm_80, sm_90a, sm_100f or native"),
+        doc="The GPU arch code is compiled for: sm_XY, sm_XYa (arch-specific), sm_XYf "
+        "(family-specific), or native (this machine's GPU).",
+    ),
+    Attr("max_threads_per_block", Integer(minimum=1), default=1024, doc="Most threads in one block."),
+    Attr(
+        "max_shared_memory_per_block",
+        Integer(minimum=0),
+        default=STATIC_SHARED_MEMORY,
+        doc="Shared memory a block may use without opting in (bytes); at most the opt-in maximum.",
+    ),
+    Attr(
+        "max_shared_memory_per_block_optin",
+        Integer(minimum=0),
+        doc="Shared memory a block may use after cudaFuncSetAttribute opt-in (bytes); from the arch.",
+    ),
+    Attr("thread_warp_size", Integer(minimum=1), default=32, doc="Threads per warp."),
+    Attr("registers_per_block", Integer(minimum=1), doc="32-bit registers available to one block; from the arch."),
+    Attr(
+        "max_num_threads",
+        Integer(minimum=1),
+        default=1024,
+        doc="Threads per block that schedules may use (TVM's name); at most max_threads_per_block.",
+    ),
+    Attr("l2_cache_size_bytes", Integer(minimum=0), doc="L2 cache size of the device (bytes)."),
+    Attr("multi_processor_count", Integer(minimum=1), doc="Streaming multiprocessors (SMs) on the device."),
+    Attr("global_memory_bytes", Integer(minimum=1), doc="Device memory (bytes)."),
+)
+
+#: Every feature the cuda kind derives.
+FEATURES = (
+    Feature("fp16", "Half-precision arithmetic instructions (sm_53+).", ("have_fp16",)),
+    Feature("bf16", "bfloat16 arithmetic and tensor-core inputs (sm_80+).", ("have_bf16",)),
+    Feature("tf32", "TensorFloat-32 conversions and tensor-core inputs (sm_80+)."),
+    Feature("dp4a", "4-way int8 dot product instructions dp4a/dp2a (sm_61+).", ("have_int8",)),
+    Feature("tensor_cores", "Tensor core matrix multiply-accumulate, mma/wmma (sm_70+).", ("have_tensorcore",)),
+    Feature("tensor_core_generation", "Tensor core generation: 1 Volta, 2 Turing, 3 Ampere, 4 Ada/Hopper, 5 Blackwell."),
+    Feature("int8_tensor_cores", "Tensor core int8 inputs (sm_72+)."),
+    Feature("fp8", "FP8 (e4m3, e5m2) conversions and tensor-core inputs (sm_89+)."),
+    Feature("fp4", "FP4 (e2m1) conversions; arch- or family-specific Blackwell targets only."),
+    Feature("cp_async", "Asynchronous global-to-shared copies, cp.async (sm_80+)."),
+    Feature("tma", "Tensor Memory Accelerator bulk tensor copies, cp.async.bulk.tensor (sm_90+)."),
+    Feature("wgmma", "Warpgroup MMA, wgmma.mma_async: sm_90a only."),
+    Feature("tcgen05", "5th-generation tensor core instructions: sm_100a/f, sm_103a/f, sm_110a/f."),
+    Feature("compute_capability", "The compute capability of the arch, as text (\"8.6\")."),
+)
+
+
+@functools.cache
+def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str, str]]:
+    """The arch's table row, features and their explanations, computed once per arch."""
+    info = arch_info(name)
+    known = set(arch_names())
+    siblings = [arch_info(n) for n in (f"{info.base}a", f"{info.base}f") if n in known and n != name]
+    features = {k: v for k, v in info.features.items() if v is not False and v != 0}
+    why = {}
+    for feat, value in info.features.items():
+        if feat in ("compute_capability", "tensor_core_generation"):
+            why[feat] = f"the arch {name} is compute capability {info.major}.{info.minor} ({info.generation})"
+        elif value:
+            why[feat] = f"code for the arch {name} may use it"
+        else:
+            having = [s.name for s in siblings if s.features.get(feat)]
+            if having:
+                why[feat] = f"code for {name} may not use it; code for {' or '.join(having)} may"
+    return info, features, why
+
+
+def _fill_native(attrs: dict[str, Any]) -> dict[str, Any]:
+    from tcfg_cuda.detect import native_gpu
+
+    gpu = native_gpu()
+    attrs["arch"] = gpu.arch
+    for key, value in gpu.attrs().items():
+        attrs.setdefault(key, value)
+    return attrs
+
+
+def parse_cuda(request: DeriveRequest) -> Derived:
+    """Check the arch, fill the arch's defaults, and derive its features."""
+    given: Mapping[str, Any] = request.attrs
+    arch = given.get("arch")
+    attrs: dict[str, Any] | None = None
+    if arch == "native":
+        attrs = _fill_native(dict(given))
+        arch = attrs["arch"]
+    if arch is None:
+        _check_limits(given, None)
+        return Derived(attrs=attrs)
+    try:
+        info, features, why = _arch_facts(arch)
+    except TargetError as exc:
+        raise AttributeValueError(f"-arch={arch}: {exc}") from None
+    fills = {
+        "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
+        "registers_per_block": info.limits["registers_per_block"],
+    }
+    missing = {k: v for k, v in fills.items() if k not in given}
+    if missing:
+        attrs = {**(attrs if attrs is not None else given), **missing}
+    final = attrs if attrs is not None else given
+    _check_limits(final, arch)
+    return Derived(attrs=attrs, features=features, why=why)
+
+
+def _check_limits(attrs: Mapping[str, Any], arch: str | None) -> None:
+    optin = attrs.get("max_shared_memory_per_block_optin")
+    static = attrs["max_shared_memory_per_block"]
+    if optin is not None and static > optin:
+        raise AttributeValueError(
+            f"-max_shared_memory_per_block={static} exceeds -max_shared_memory_per_block_optin={optin}"
+            + (f" (the most a block may use on {arch})" if arch else "")
+        )
+    if attrs["max_num_threads"] > attrs["max_threads_per_block"]:
+        raise AttributeValueError(
+            f"-max_num_threads={attrs['max_num_threads']} exceeds "
+            f"-max_threads_per_block={attrs['max_threads_per_block']}"
+        )
+
+
+CUDA = TargetKind(
+    name="cuda",
+    device_type="cuda",
+    attrs=_ATTRS,
+    default_keys=("cuda", "gpu"),
+    parser=parse_cuda,
+    features=FEATURES,
+    doc="An NVIDIA GPU programmed through CUDA; arch selects the compute capability.",
+)
