@@ -1,0 +1,377 @@
+"""Generate ``tcfg_x86/data/llvm_x86.json``: x86 CPUs and features as LLVM 22 and clang-19 see them.
+
+Which tool answers what (recorded in the output's ``provenance``):
+
+* LLVM 22, through llvmlite (in-process, no clang needed):
+  - the CPU and feature names with their descriptions: a TargetMachine created for the
+    CPU ``help`` prints LLVM's own tables;
+  - which features are instruction-set features: the keys LLVM's host feature
+    detection (``sys::getHostCPUFeatures``) reports, plus ``x87``;
+  - which CPUs are 64-bit: a TargetMachine for ``x86_64`` and the CPU either emits code
+    or aborts ("64-bit code requested on a subtarget that doesn't support it"), probed
+    in a forked child;
+  - each CPU's features and each feature's implications: LLVM inlines a callee into a
+    caller only if the callee's subtarget features are a subset of the caller's
+    (``X86TTIImpl::areInlineCompatible``). So feature F is in CPU X iff a function with
+    ``target-cpu=X, +F`` inlines into one with ``target-cpu=X``; and A implies B iff
+    ``(base, +B)`` inlines into ``(base, -B,+A)``;
+  - the vector width LLVM's vectoriser prefers on each CPU: the widest register in the
+    assembly of a vectorisable loop compiled for it.
+* clang-19 (``-S -emit-llvm``, whose ``target-features`` attribute is fully expanded on
+  x86): the features the inliner cannot see (those LLVM's inline check ignores, found
+  by probing: ``sahf``), for the CPUs clang-19 knows. Its expansion of every CPU is also
+  compared with LLVM 22's answer and the differences recorded.
+
+Run: ``python plugins/x86/scripts/gen_llvm_data.py [--check]`` (``--check`` compares with
+the stored file instead of writing it). Needs llvmlite and ``clang-19``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+OUTPUT = Path(__file__).resolve().parent.parent / "tcfg_x86" / "data" / "llvm_x86.json"
+CLANG = os.environ.get("TCFG_X86_CLANG", "clang-19")
+TRIPLE64 = "x86_64-unknown-linux-gnu"
+TRIPLE32 = "i386-unknown-linux-gnu"
+
+#: A loop LLVM's loop vectoriser turns into vector code of the preferred width.
+VECTOR_LOOP = """
+define void @saxpy(ptr noalias %y, ptr noalias %x, float %a, i32 %n) {
+entry:
+  %empty = icmp sle i32 %n, 0
+  br i1 %empty, label %exit, label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr inbounds float, ptr %x, i32 %i
+  %py = getelementptr inbounds float, ptr %y, i32 %i
+  %vx = load float, ptr %px
+  %vy = load float, ptr %py
+  %m = fmul float %vx, %a
+  %s = fadd float %m, %vy
+  store float %s, ptr %py
+  %next = add nsw i32 %i, 1
+  %done = icmp eq i32 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+"""
+
+
+def _llvm() -> Any:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    return llvm
+
+
+def llvm_version() -> str:
+    """``LLVM x.y.z via llvmlite v`` for the installed llvmlite."""
+    import llvmlite
+
+    llvm = _llvm()
+    return f"LLVM {'.'.join(map(str, llvm.llvm_version_info))} via llvmlite {llvmlite.__version__}"
+
+
+def llvm_help() -> tuple[list[str], dict[str, str]]:
+    """LLVM's x86 CPU names and ``{feature: description}``, from its ``-mcpu=help`` tables."""
+    child = (
+        "import llvmlite.binding as l; l.initialize_all_targets(); l.initialize_all_asmprinters();"
+        f"l.Target.from_triple({TRIPLE64!r}).create_target_machine(cpu='help')"
+    )
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=False)
+    lines = run.stderr.splitlines()
+    try:
+        split = lines.index("Available features for this target:")
+    except ValueError:
+        raise SystemExit(f"llvmlite printed no feature table: {run.stderr[:500]}") from None
+    entry = re.compile(r"^  (\S+)\s+- (.*)$")
+    cpus = [m.group(1) for line in lines[:split] if (m := entry.match(line))]
+    features = {m.group(1): m.group(2).strip() for line in lines[split:] if (m := entry.match(line))}
+    return cpus, features
+
+
+def _inlines(triple: str, pairs: Sequence[tuple[tuple[str, str], tuple[str, str]]]) -> list[bool]:
+    """For each ``((callee_cpu, callee_features), (caller_cpu, caller_features))``: does LLVM inline?"""
+    llvm = _llvm()
+    machine = llvm.Target.from_triple(triple).create_target_machine(cpu="")
+    body = ["declare void @ext()"]
+    attrs = []
+    for i, pair in enumerate(pairs):
+        body.append(f"define internal void @callee{i}() #{2 * i} {{ call void @ext() ret void }}")
+        body.append(f"define void @caller{i}() #{2 * i + 1} {{ call void @callee{i}() ret void }}")
+        for j, (cpu, feats) in enumerate(pair):
+            spec = f'"target-cpu"="{cpu}"' + (f' "target-features"="{feats}"' if feats else "")
+            attrs.append(f"attributes #{2 * i + j} = {{ {spec} }}")
+    module = llvm.parse_assembly("\n".join(body + attrs))
+    module.triple = triple
+    builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=1))
+    builder.getModulePassManager().run(module, builder)
+    return [f"@callee{i}(" not in str(module.get_function(f"caller{i}")) for i in range(len(pairs))]
+
+
+def _parallel(jobs: list[Any], work: Any) -> list[Any]:
+    """``[work(job) for job in jobs]``, spread over forked children (LLVM state is per process)."""
+    workers = max(1, min(os.cpu_count() or 1, 4))
+    chunks = [jobs[i::workers] for i in range(workers)]
+    reads = []
+    for chunk in chunks:
+        rfd, wfd = os.pipe()
+        if os.fork() == 0:  # child
+            os.close(rfd)
+            with os.fdopen(wfd, "w") as out:
+                json.dump([work(job) for job in chunk], out)
+            os._exit(0)
+        os.close(wfd)
+        reads.append(os.fdopen(rfd))
+    parts = [json.load(r) for r in reads]
+    for _ in chunks:
+        os.wait()
+    results: list[Any] = [None] * len(jobs)
+    for w, part in enumerate(parts):
+        for k, value in enumerate(part):
+            results[w + k * workers] = value
+    return results
+
+
+def _emits_64bit(cpu: str) -> bool:
+    """Whether LLVM emits x86_64 code for ``cpu`` (a forked child absorbs LLVM's abort)."""
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        llvm = _llvm()
+        machine = llvm.Target.from_triple(TRIPLE64).create_target_machine(cpu=cpu)
+        module = llvm.parse_assembly("define i64 @f(i64 %x) { ret i64 %x }")
+        module.triple = TRIPLE64
+        machine.emit_assembly(module)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _preferred_width(job: tuple[str, str, str]) -> int:
+    """The widest vector register (bits) in LLVM's code for the vector loop on a CPU."""
+    triple, cpu, feats = job
+    llvm = _llvm()
+    machine = llvm.Target.from_triple(triple).create_target_machine(
+        cpu=cpu, features=feats, opt=2, reloc="pic", codemodel="small"
+    )
+    module = llvm.parse_assembly(VECTOR_LOOP)
+    module.triple = triple
+    module.data_layout = str(machine.target_data)
+    tuning = llvm.create_pipeline_tuning_options(speed_level=2)
+    tuning.loop_vectorization = True
+    builder = llvm.create_pass_builder(machine, tuning)
+    builder.getModulePassManager().run(module, builder)
+    asm = str(machine.emit_assembly(module))
+    if "%zmm" in asm:
+        return 512
+    if "%ymm" in asm:
+        return 256
+    return 128 if re.search(r"\b(v?mulps|v?addps|vfmadd\w*ps)\b", asm) else 0
+
+
+def _cpu_features(job: tuple[str, str, list[str]]) -> list[str]:
+    triple, cpu, probe = job
+    answers = _inlines(triple, [((cpu, f"+{f}"), (cpu, "")) for f in probe])
+    return [f for f, yes in zip(probe, answers) if yes]
+
+
+def _implied(job: tuple[str, str, str, list[str]]) -> list[str]:
+    """The candidates B that ``feature`` implies: (base, +B) inlines into (base, -B,+feature)."""
+    triple, base, feature, candidates = job
+    pairs = [((base, f"+{b}"), (base, f"-{b},+{feature}")) for b in candidates]
+    return [b for b, yes in zip(candidates, _inlines(triple, pairs)) if yes]
+
+
+def _implications(triple: str, base: str, features: list[str], candidates: list[str]) -> dict[str, list[str]]:
+    jobs = [(triple, base, f, [b for b in candidates if b != f]) for f in features]
+    return dict(zip(features, _parallel(jobs, _implied)))
+
+
+def _invisible(triple: str, base: str, feature: str, implied: list[str]) -> bool:
+    """Whether LLVM's inline check cannot tell ``feature`` apart from what it implies.
+
+    True iff (base, +F) inlines into (base, -F,+each feature F implies).
+    """
+    without = ",".join([f"-{feature}", *(f"+{b}" for b in implied)])
+    return _inlines(triple, [((base, f"+{feature}"), (base, without))])[0]
+
+
+def clang_version() -> str | None:
+    try:
+        run = subprocess.run([CLANG, "--version"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return run.stdout.splitlines()[0].strip()
+
+
+def clang_cpus() -> list[str]:
+    run = subprocess.run(
+        [CLANG, f"--target={TRIPLE64}", "--print-supported-cpus"], capture_output=True, text=True, check=True
+    )
+    text = run.stdout + run.stderr
+    return sorted(line.strip() for line in text.splitlines() if line.startswith("\t") and line.strip())
+
+
+def clang_features(triple: str, args: Iterable[str]) -> list[str] | None:
+    """The ``+`` features of clang-19's ``target-features`` attribute, or None if clang refuses."""
+    run = subprocess.run(
+        [CLANG, f"--target={triple}", *args, "-S", "-emit-llvm", "-o", "-", "-x", "c", "-"],
+        input="void f(void) {}\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        return None
+    found = re.search(r'"target-features"="([^"]*)"', run.stdout)
+    feats = found.group(1).split(",") if found else []
+    return sorted(f[1:] for f in feats if f.startswith("+"))
+
+
+def generate() -> dict[str, Any]:
+    """Ask LLVM 22 (llvmlite) and clang-19 and return the data file's content."""
+    llvm = _llvm()
+    cpus, descriptions = llvm_help()
+    host_keys = set(dict(llvm.get_host_cpu_features()))
+    isa = sorted((host_keys | {"x87"}) & set(descriptions))
+    probe_isa = [f for f in isa if f != "64bit"]  # "-64bit" on x86_64 makes LLVM abort
+    # Implications as LLVM's inline check sees them, on a 32-bit base (i386) and, for
+    # features that only exist in 64-bit mode (invisible there), on a 64-bit one (x86-64).
+    raw32 = _implications(TRIPLE32, "i386", probe_isa, probe_isa)
+    hidden32 = [f for f in probe_isa if _invisible(TRIPLE32, "i386", f, raw32[f])]
+    raw64 = _implications(TRIPLE64, "x86-64", hidden32, probe_isa)
+    only64 = sorted(f for f in hidden32 if not _invisible(TRIPLE64, "x86-64", f, raw64[f]))
+    raw = {**raw32, **{f: raw64[f] for f in only64}}
+    # Features the inline check ignores: invisible in both modes.
+    ignored = sorted(f for f in hidden32 if f not in only64)
+    visible = [f for f in probe_isa if f not in ignored]
+
+    clang = clang_version()
+    if clang is None:
+        raise SystemExit(f"{CLANG} is not installed; set TCFG_X86_CLANG to a clang binary")
+    implied: dict[str, list[str]] = {}
+    for feat in isa:
+        if feat in ignored or feat == "64bit":
+            expanded = clang_features(TRIPLE32, ["-march=i386", "-Xclang", "-target-feature", "-Xclang", f"+{feat}"])
+            base = clang_features(TRIPLE32, ["-march=i386"]) or []
+            implied[feat] = sorted(set(expanded or ()) - set(base) - {feat})
+        else:
+            from_clang = clang_features(TRIPLE32, ["-march=i386", "-Xclang", "-target-feature", "-Xclang", f"+{feat}"])
+            implied[feat] = sorted(
+                {b for b in raw[feat] if b in visible and (feat in only64 or b not in only64)}
+                | {b for b in ignored if b in (from_clang or ())}
+            )
+
+    is64 = {cpu: _emits_64bit(cpu) for cpu in cpus}
+    jobs = []
+    for cpu in cpus:
+        triple = TRIPLE64 if is64[cpu] else TRIPLE32
+        jobs.append((triple, cpu, [f for f in visible if is64[cpu] or f not in only64]))
+    jobs.append((TRIPLE32, "generic", [f for f in visible if f not in only64]))
+    probed = _parallel(jobs, _cpu_features)
+    generic32 = probed.pop()
+
+    width_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "") for c in cpus]
+    widths = dict(zip(cpus, _parallel(width_jobs, _preferred_width)))
+
+    known_to_clang = set(clang_cpus())
+    cpu_table: dict[str, Any] = {}
+    undetermined: dict[str, list[str]] = {}
+    differences: dict[str, dict[str, list[str]]] = {}
+    for cpu, feats in zip(cpus, probed):
+        entry: dict[str, Any] = {"64bit": is64[cpu]}
+        have = set(feats) | ({"64bit"} if is64[cpu] else set())
+        if cpu in known_to_clang:
+            expanded = clang_features(TRIPLE64 if is64[cpu] else TRIPLE32, [f"-march={cpu}"])
+        else:
+            expanded = None
+        entry["clang19_march"] = expanded is not None
+        if expanded is not None:
+            have |= {f for f in ignored if f in expanded}
+            extra = sorted(set(expanded) - have - set(ignored) - {"64bit"})
+            missing = sorted(have - set(expanded) - {"64bit"})
+            if extra or missing:
+                differences[cpu] = {"clang19_only": extra, "llvm22_only": missing}
+        else:
+            undetermined[cpu] = list(ignored)
+        entry["features"] = sorted(have)
+        if cpu == "generic" and set(generic32) != set(feats):
+            entry["features_32bit_mode"] = sorted(generic32)
+        entry["preferred_vector_width"] = widths[cpu]
+        cpu_table[cpu] = entry
+
+    features = {}
+    for feat in isa:
+        features[feat] = {"doc": descriptions[feat], "implies": implied[feat]}
+    return {
+        "schema": 1,
+        "generated_by": "plugins/x86/scripts/gen_llvm_data.py",
+        "date": datetime.date.today().isoformat(),
+        "tools": {"llvm": llvm_version(), "clang": clang},
+        "provenance": {
+            "cpus": "LLVM's x86 CPU table (llvmlite TargetMachine for cpu 'help')",
+            "features": "LLVM's x86 feature table; instruction-set features are the keys of LLVM's host "
+            "feature detection (llvmlite get_host_cpu_features) plus x87",
+            "features.implies": "LLVM inline-compatibility probe: A implies B iff a function with "
+            "(base, +B) inlines into one with (base, -B,+A); base i386, or x86-64 for 64-bit-only features; "
+            "for the features LLVM's inline check ignores, clang's expansion of -target-feature +F",
+            "cpus.64bit": "LLVM: a TargetMachine for x86_64 emits code for the CPU (else LLVM aborts)",
+            "cpus.features": "LLVM inline-compatibility probe (F in X iff (X, +F) inlines into X); "
+            f"features LLVM's inline check ignores ({', '.join(ignored)}) from clang's fully expanded "
+            "-march=X target-features",
+            "cpus.preferred_vector_width": "LLVM: widest vector register in the code LLVM's loop vectoriser "
+            "emits for a float loop on the CPU (0: no vector code)",
+            "clang19_differences": "per CPU, features clang-19 and LLVM 22 disagree on (LLVM 22 is used)",
+            "cpus.clang19_march": "whether clang-19 accepts -march=X (it refuses the cpu_dispatch "
+            "spellings such as arrowlake_s, and CPUs newer than LLVM 19)",
+            "undetermined": "features neither LLVM's inline check nor clang-19 can tell for these CPUs "
+            "(clang-19 refuses -march for them); they are left out",
+        },
+        "inline_ignored_features": ignored,
+        "only_64bit_features": only64,
+        "tuning_features": sorted(set(descriptions) - set(isa)),
+        "tuning_docs": {f: descriptions[f] for f in sorted(set(descriptions) - set(isa))},
+        "features": features,
+        "cpus": cpu_table,
+        "clang19_differences": differences,
+        "undetermined": undetermined,
+    }
+
+
+def comparable(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without the fields that change from run to run (the date)."""
+    return {k: v for k, v in data.items() if k != "date"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the stored file; exit 1 if different")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    data = generate()
+    if args.check:
+        stored = json.loads(args.output.read_text())
+        same = comparable(stored) == comparable(data)
+        print("up to date" if same else f"{args.output} differs from what the tools say now")
+        return 0 if same else 1
+    args.output.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {args.output}: {len(data['cpus'])} CPUs, {len(data['features'])} features")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
