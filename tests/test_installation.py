@@ -23,4 +23,4 @@ def test_installed_plugins_are_exactly_the_expected_ones() -> None:
 def test_core_is_always_the_first_plugin() -> None:
     first = tcfg.Registry(autoload=False).plugins()[0]
     assert (first.name, first.distribution, first.status) == ("core", "tcfg-core", "loaded")
-    assert first.registered["kinds"] == ["llvm", "c"]
+    assert first.registered["kinds"] == ["llvm", "c", "composite"]

@@ -10,7 +10,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import tcfg
-from tcfg.schema import AttrType, Boolean, Choice, Integer, String, StringList, TargetValue
+from tcfg.components import ComponentType
+from tcfg.schema import AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 
 REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])
@@ -37,8 +38,20 @@ def values(kind_attr: AttrType, depth: int) -> st.SearchStrategy[Any]:
     if isinstance(kind_attr, TargetValue):
         if depth >= 2:
             return NESTED
-        return NESTED | st.builds(lambda t: t, configs(depth + 1))
+        return NESTED | configs(depth + 1)
+    if isinstance(kind_attr, TargetList):
+        return st.lists(values(TargetValue(), depth), min_size=1, max_size=3)
+    if isinstance(kind_attr, ComponentType):
+        return st.sampled_from(sorted(REGISTRY.components(kind_attr.role))).flatmap(
+            lambda name: component(kind_attr.role, name, depth)
+        )
     raise AssertionError(f"no strategy for {kind_attr!r}")
+
+
+def component(role: str, name: str, depth: int) -> st.SearchStrategy[Any]:
+    spec = REGISTRY.components(role)[name]
+    attrs = st.fixed_dictionaries({}, optional={k: values(a.type, depth) for k, a in spec.table.items()})
+    return st.just(name) | attrs.map(lambda given: {"name": name, **given})
 
 
 @st.composite

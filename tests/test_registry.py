@@ -39,7 +39,7 @@ def test_import_tcfg_loads_nothing() -> None:
 def test_registry_loads_on_first_query_only() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
     assert reg._loaded is False
-    assert reg.list_kinds() == ["accel", "c", "llvm"]
+    assert reg.list_kinds() == ["accel", "c", "composite", "llvm"]
     assert reg._loaded is True
 
 
@@ -99,7 +99,7 @@ def test_invalid_registrations_fail_the_plugin() -> None:
         reg = tcfg.Registry(plugins=[plugin], autoload=False)
         load_quietly(reg)
         assert records(reg)[name].status == "failed", name
-        assert reg.list_tags() == [] and reg.list_kinds() == ["c", "llvm"], name
+        assert reg.list_tags() == [] and reg.list_kinds() == ["c", "composite", "llvm"], name
 
 
 def test_two_plugins_claiming_one_name_name_both_and_the_first_wins() -> None:

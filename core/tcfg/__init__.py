@@ -22,15 +22,18 @@ from tcfg.errors import (
 )
 
 if TYPE_CHECKING:
+    from tcfg.config import CompilationConfig
     from tcfg.dispatch import GenericFunc, generic_func
     from tcfg.kind import TargetKind
     from tcfg.registry import PluginRecord, Registry
     from tcfg.target import Target
+    from tcfg.tuning import TuningRecord
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AttributeValueError",
+    "CompilationConfig",
     "GenericFunc",
     "PluginError",
     "PluginRecord",
@@ -40,6 +43,7 @@ __all__ = [
     "TargetError",
     "TargetKind",
     "TargetSyntaxError",
+    "TuningRecord",
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",
@@ -59,6 +63,8 @@ _LAZY = {
     "TargetKind": "tcfg.kind",
     "GenericFunc": "tcfg.dispatch",
     "generic_func": "tcfg.dispatch",
+    "CompilationConfig": "tcfg.config",
+    "TuningRecord": "tcfg.tuning",
 }
 
 

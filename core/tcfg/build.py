@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from tcfg.registry import Registry
     from tcfg.target import Target
 
-__all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish"]
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish", "nested_context", "with_attrs"]
 
 #: How deeply targets may nest (a host's host's host ...).
 MAX_DEPTH = 32
@@ -101,8 +101,21 @@ def _check_length(text: str) -> None:
         )
 
 
-def _nested(registry: Registry, depth: int) -> Any:
-    return lambda spec: build(registry, spec, None, depth + 1)
+class _Nested:
+    """The :class:`~tcfg.schema.BuildContext` of one nesting level."""
+
+    __slots__ = ("depth", "registry")
+
+    def __init__(self, registry: Registry, depth: int) -> None:
+        self.registry, self.depth = registry, depth
+
+    def __call__(self, spec: Any) -> Target:
+        return build(self.registry, spec, None, self.depth + 1)
+
+
+def nested_context(registry: Registry, depth: int) -> _Nested:
+    """The build context for attribute values of a target at nesting ``depth``."""
+    return _Nested(registry, depth)
 
 
 def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> UnknownKindError:
@@ -165,7 +178,7 @@ def _convert_text(attr: Attr, opt: Option, text: str, registry: Registry, depth:
     if opt.value is None:
         return True
     try:
-        return attr.type.from_text(opt.value, _nested(registry, depth))
+        return attr.type.from_text(opt.value, nested_context(registry, depth))
     except InvalidValue as exc:
         raise AttributeValueError(
             f"target {_short(text)!r}: -{opt.key} {exc}" + pointer(text, opt.token.start, opt.token.end)
@@ -206,6 +219,8 @@ def _attr(
     owners = [n for n, c in registry.compilers(kind.name).items() if key in c.table]
     if owners:
         hint = f"it belongs to the compiler {owners[0]!r}: add -compiler={owners[0]}"
+    elif key in ("executor", "runtime", "devices"):
+        hint = f"{key} belongs on a composite target (composite -host=... -devices=... -{key}=...)"
     else:
         names = [*kind.table, *(compiler.table if compiler else ())]
         hint = describe_choices(key, names)
@@ -247,7 +262,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             )
             raise UnknownKindError(f"target {text!r}: unknown kind {kind_name!r}; {hint}")
     compiler = _compiler(registry, kind, data.get("compiler", base.get("compiler")), text)
-    nested = _nested(registry, depth)
+    nested = nested_context(registry, depth)
     given: dict[str, Any] = {}
     for key, value in data.items():
         if key == "kind" or (key == "tag" and kind_name is None):
@@ -348,7 +363,7 @@ def _checked_changes(
         if attr is None:
             raise PluginError(f"the parser of plugin {owner!r} set the undeclared attribute {key!r}")
         try:
-            out[key] = attr.type.check(value, _nested(registry, depth))
+            out[key] = attr.type.check(value, nested_context(registry, depth))
         except InvalidValue as exc:
             raise PluginError(f"the parser of plugin {owner!r} set {key!r} to {value!r}, which {exc}") from None
     return out

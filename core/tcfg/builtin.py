@@ -1,10 +1,12 @@
-"""The core's own plugin: the ``llvm`` and ``c`` kinds and their generic LLVM codegen."""
+"""The core's own plugin: the ``llvm``, ``c`` and ``composite`` kinds, executors, runtimes, generic LLVM codegen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from tcfg.codegen import Codegen, LLVMCodegen
+from tcfg.components import Component
+from tcfg.composite import COMPOSITE, EXECUTORS, RUNTIMES
 from tcfg.cpu import host_triple, parse_cpu_target
 from tcfg.kind import TargetKind
 from tcfg.plugin import hookimpl
@@ -54,8 +56,20 @@ C = TargetKind(
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
-    for kind in (LLVM, C):
+    for kind in (LLVM, C, COMPOSITE):
         register(kind)
+
+
+@hookimpl
+def tcfg_register_executors(register: Callable[[Component], None]) -> None:
+    for executor in EXECUTORS:
+        register(executor)
+
+
+@hookimpl
+def tcfg_register_runtimes(register: Callable[[Component], None]) -> None:
+    for runtime in RUNTIMES:
+        register(runtime)
 
 
 @hookimpl(trylast=True)

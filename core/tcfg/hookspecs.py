@@ -31,6 +31,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from tcfg.codegen import Codegen
+    from tcfg.components import Component
     from tcfg.cpu import CpuParser
     from tcfg.features import Feature
     from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
@@ -77,6 +78,22 @@ def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
 
     A compiler name may be registered once per kind; its attribute names must not
     clash with the kind's.
+    """
+
+
+@hookspec
+def tcfg_register_executors(register: Callable[[Component], None]) -> None:
+    """Register executors (what drives a composite target's program: ``graph``, ``vm``, ...).
+
+    ``register(Component(name, attrs, doc))``; a name may be registered by one plugin only.
+    """
+
+
+@hookspec
+def tcfg_register_runtimes(register: Callable[[Component], None]) -> None:
+    """Register runtimes (what a composite target's program links with: ``cpp``, ``crt``, ...).
+
+    ``register(Component(name, attrs, doc))``; a name may be registered by one plugin only.
     """
 
 

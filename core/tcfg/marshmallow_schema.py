@@ -32,10 +32,10 @@ class _AttrField(marshmallow.fields.Field):  # type: ignore[type-arg]
         self.registry = registry
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        from tcfg.build import build
+        from tcfg.build import nested_context
 
         try:
-            return self.attr.type.check(value, lambda spec: build(self.registry, spec, None, 1))
+            return self.attr.type.check(value, nested_context(self.registry, 0))
         except (InvalidValue, TargetError) as exc:
             raise marshmallow.ValidationError(str(exc)) from None
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import pluggy
 
 from tcfg.codegen import Codegen, LLVMCodegen
+from tcfg.components import Component
 from tcfg.cpu import CpuParser, arch_family, host_triple
 from tcfg.errors import AttributeValueError, TargetError
 from tcfg.features import Feature
 from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
-from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetValue
+from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
 
 __all__ = [
     "Attr",
@@ -22,6 +23,7 @@ __all__ = [
     "Choice",
     "Codegen",
     "Compiler",
+    "Component",
     "CpuParser",
     "DeriveRequest",
     "Derived",
@@ -32,6 +34,7 @@ __all__ = [
     "StringList",
     "TargetError",
     "TargetKind",
+    "TargetList",
     "TargetValue",
     "arch_family",
     "hookimpl",

@@ -26,6 +26,7 @@ from tcfg.loader import Candidate, discover, env_flag
 
 if TYPE_CHECKING:
     from tcfg.codegen import Codegen
+    from tcfg.components import Component
     from tcfg.cpu import CpuParser
     from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
     from tcfg.target import Target
@@ -84,6 +85,8 @@ class _Stage:
     cpu_parsers: list[CpuParser] = field(default_factory=list)
     compilers: list[Compiler] = field(default_factory=list)
     features: list[Feature] = field(default_factory=list)
+    executors: list[Component] = field(default_factory=list)
+    runtimes: list[Component] = field(default_factory=list)
     tags: list[tuple[str, Any, str, str]] = field(default_factory=list)
 
 
@@ -120,6 +123,7 @@ class Registry:
         self._tags: dict[str, TagEntry] = {}
         self._parsers: list[CpuParser] = []
         self._compilers: dict[tuple[str, str], Compiler] = {}
+        self._components: dict[str, dict[str, Component]] = {"executor": {}, "runtime": {}}
         self._features = FeatureIndex()
         self._owners: dict[tuple[str, str], str] = {}
         self._records: list[PluginRecord] = []
@@ -198,6 +202,8 @@ class Registry:
             "tcfg_register_cpu_parsers": stage.cpu_parsers.append,
             "tcfg_register_compilers": stage.compilers.append,
             "tcfg_register_features": stage.features.append,
+            "tcfg_register_executors": stage.executors.append,
+            "tcfg_register_runtimes": stage.runtimes.append,
         }
 
         def add_tag(name: str, config: Any, *, description: str = "", source: str = "") -> None:
@@ -218,7 +224,8 @@ class Registry:
             )
 
     def _commit_independent(self, stage: _Stage) -> None:
-        """Check and store a plugin's kinds, CPU parsers and features (all or none)."""
+        """Check and store a plugin's kinds, CPU parsers, executors, runtimes and features (all or none)."""
+        from tcfg.components import Component
         from tcfg.cpu import CpuParser
         from tcfg.kind import TargetKind
 
@@ -244,6 +251,14 @@ class Registry:
             declared += parser.features
         for compiler in stage.compilers:
             declared += getattr(compiler, "features", ())
+        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+            for component in components:
+                if not isinstance(component, Component):
+                    raise _PluginFailure(f"registered {component!r} as {role}; expected a tcfg.plugin.Component")
+                self._claim(plugin, role, component.name)
+                if (role, component.name) in seen:
+                    raise _PluginFailure(f"registers the {role} {component.name!r} twice")
+                seen.add((role, component.name))
         aliases: dict[str, str] = {}
         for feat in declared:
             if not isinstance(feat, Feature) or feature_name(feat.name) != feat.name:
@@ -261,6 +276,10 @@ class Registry:
             self._parsers.append(parser)
             for arch in parser.arches:
                 self._owners[("CPU architecture", arch)] = plugin
+        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+            for component in components:
+                self._components[role][component.name] = component
+                self._owners[(role, component.name)] = plugin
         for feat in declared:
             self._features.docs.setdefault(feat.name, feat.doc)
             owners = self._features.owners.get(feat.name)
@@ -272,6 +291,8 @@ class Registry:
         record = self._record(plugin)
         record.registered["kinds"] = [k.name for k in stage.kinds]
         record.registered["cpu_parsers"] = [p.name for p in stage.cpu_parsers]
+        record.registered["executors"] = [c.name for c in stage.executors]
+        record.registered["runtimes"] = [c.name for c in stage.runtimes]
         record.registered["features"] = sorted({f.name for f in declared})
 
     def _commit_dependent(self, stages: dict[str, _Stage]) -> None:
@@ -346,6 +367,10 @@ class Registry:
                 self._parsers.remove(parser)
             for arch in parser.arches:
                 self._owners.pop(("CPU architecture", arch), None)
+        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+            for component in components:
+                self._components[role].pop(component.name, None)
+                self._owners.pop((role, component.name), None)
         for name, owners in list(self._features.owners.items()):
             rest = [o for o in owners.split(", ") if o != stage.plugin]
             if rest:
@@ -465,6 +490,11 @@ class Registry:
         if kind is None:
             return {f"{k}:{n}": c for (k, n), c in sorted(self._compilers.items())}
         return {n: c for (k, n), c in sorted(self._compilers.items()) if k == kind}
+
+    def components(self, role: str) -> dict[str, Component]:
+        """The registered executors (``role="executor"``) or runtimes (``"runtime"``) by name."""
+        self._ensure()
+        return dict(sorted(self._components[role].items()))
 
     @property
     def features(self) -> FeatureIndex:

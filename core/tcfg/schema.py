@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tcfg.grammar import RawValue, quote
 
 if TYPE_CHECKING:
+    from tcfg.registry import Registry
     from tcfg.target import Target
 
 __all__ = [
@@ -30,12 +31,19 @@ __all__ = [
     "InvalidValue",
     "String",
     "StringList",
+    "TargetList",
     "TargetValue",
-    "BuildTarget",
+    "BuildContext",
 ]
 
-#: Builds a nested target from a spec; supplied by the target builder.
-BuildTarget = Callable[[Any], "Target"]
+
+class BuildContext(Protocol):
+    """What attribute types get from the target builder: nested targets and the registry."""
+
+    registry: Registry
+
+    def __call__(self, spec: Any) -> Target:
+        """The nested target for ``spec`` (one level deeper)."""
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+\Z")
 
@@ -57,11 +65,11 @@ class AttrType(ABC):
     description: str = ""
 
     @abstractmethod
-    def from_text(self, raw: RawValue, build: BuildTarget) -> Any:
+    def from_text(self, raw: RawValue, build: BuildContext) -> Any:
         """The value of ``raw`` (text from the string grammar)."""
 
     @abstractmethod
-    def check(self, value: Any, build: BuildTarget) -> Any:
+    def check(self, value: Any, build: BuildContext) -> Any:
         """``value`` (from a dict or JSON) in canonical form, or :class:`InvalidValue`."""
 
     def to_text(self, value: Any) -> str:
@@ -89,10 +97,10 @@ class String(AttrType):
         self.pattern = re.compile(pattern) if pattern else None
         self.description = f"a string ({what})" if what else "a string"
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> str:
+    def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
 
-    def check(self, value: Any, build: BuildTarget) -> str:
+    def check(self, value: Any, build: BuildContext) -> str:
         if not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         if self.pattern is not None and not self.pattern.fullmatch(value):
@@ -118,12 +126,12 @@ class Integer(AttrType):
             bounds.append(f"<= {maximum}")
         self.description = "an integer" + (f" {' and '.join(bounds)}" if bounds else "")
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> int:
+    def from_text(self, raw: RawValue, build: BuildContext) -> int:
         if not _INT_TEXT.match(raw.text):
             raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
         return self.check(int(raw.text), build)
 
-    def check(self, value: Any, build: BuildTarget) -> int:
+    def check(self, value: Any, build: BuildContext) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         if (self.minimum is not None and value < self.minimum) or (
@@ -149,14 +157,14 @@ class Boolean(AttrType):
 
     description = "a boolean (true or false)"
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> bool:
+    def from_text(self, raw: RawValue, build: BuildContext) -> bool:
         if raw.text == "true":
             return True
         if raw.text == "false":
             return False
         raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
 
-    def check(self, value: Any, build: BuildTarget) -> bool:
+    def check(self, value: Any, build: BuildContext) -> bool:
         if not isinstance(value, bool):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         return value
@@ -179,10 +187,10 @@ class Choice(AttrType):
         self.choices = tuple(choices)
         self.description = "one of " + ", ".join(repr(c) for c in self.choices)
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> str:
+    def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
 
-    def check(self, value: Any, build: BuildTarget) -> str:
+    def check(self, value: Any, build: BuildContext) -> str:
         if not isinstance(value, str) or value not in self.choices:
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         return value
@@ -200,10 +208,10 @@ class StringList(AttrType):
         if isinstance(self.item, Choice):
             self.description = f"a list, each {self.item.description}"
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> tuple[str, ...]:
+    def from_text(self, raw: RawValue, build: BuildContext) -> tuple[str, ...]:
         return tuple(self.item.check(part, build) for part in raw.split())
 
-    def check(self, value: Any, build: BuildTarget) -> tuple[str, ...]:
+    def check(self, value: Any, build: BuildContext) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         try:
@@ -228,10 +236,10 @@ class TargetValue(AttrType):
 
     description = "a target (a string, a dict or a Target)"
 
-    def from_text(self, raw: RawValue, build: BuildTarget) -> Target:
+    def from_text(self, raw: RawValue, build: BuildContext) -> Target:
         return build(raw.text)
 
-    def check(self, value: Any, build: BuildTarget) -> Target:
+    def check(self, value: Any, build: BuildContext) -> Target:
         return build(value)
 
     def to_text(self, value: Any) -> str:
@@ -243,6 +251,29 @@ class TargetValue(AttrType):
 
     def json_schema(self) -> dict[str, Any]:
         return {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/target"}]}
+
+
+class TargetList(AttrType):
+    """A list of nested targets: comma-separated quoted target strings in the string grammar."""
+
+    description = "a list of targets"
+
+    def from_text(self, raw: RawValue, build: BuildContext) -> tuple[Target, ...]:
+        return tuple(build(part) for part in raw.split())
+
+    def check(self, value: Any, build: BuildContext) -> tuple[Target, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        return tuple(build(part) for part in value)
+
+    def to_text(self, value: Any) -> str:
+        return ",".join(quote(str(t)) for t in value)
+
+    def to_json(self, value: Any) -> list[dict[str, Any]]:
+        return [t.export() for t in value]
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": TargetValue().json_schema()}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,143 @@
+"""Executors and runtimes: registered names with attribute schemas, used by composite targets.
+
+A component value is written as its name (``-executor=vm``, ``"executor": "vm"``) or,
+with attributes, in the target grammar (``-executor='aot -interface-api=c -unpacked-api'``)
+or as a dict (``{"name": "aot", "interface-api": "c", "unpacked-api": true}``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from tcfg.errors import TargetError, describe_choices
+from tcfg.grammar import RawValue, quote, split_options, tokenize
+from tcfg.kind import NAME
+from tcfg.schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
+
+__all__ = ["Component", "ComponentType", "ComponentValue", "ROLES"]
+
+#: The kinds of component a composite target names.
+ROLES = ("executor", "runtime")
+
+
+@dataclass(frozen=True)
+class Component:
+    """A registered executor or runtime: its name, attributes and what it is."""
+
+    name: str
+    attrs: Sequence[Attr] = ()
+    doc: str = ""
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not NAME.match(self.name):
+            raise ValueError(f"component name {self.name!r} must match {NAME.pattern}")
+        object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
+
+
+@dataclass(frozen=True)
+class ComponentValue:
+    """A chosen executor or runtime: its name and the attributes that differ from defaults."""
+
+    name: str
+    config: tuple[tuple[str, Any], ...] = ()
+
+    def export(self) -> str | dict[str, Any]:
+        """The name alone, or a dict with the name and configured attributes."""
+        if not self.config:
+            return self.name
+        return {"name": self.name, **dict(self.config)}
+
+
+class ComponentType(AttrType):
+    """An attribute whose value is a registered executor or runtime."""
+
+    def __init__(self, role: str) -> None:
+        self.role = role
+        self.description = f"a registered {role} (a name, or a dict with 'name' and its attributes)"
+
+    def _spec(self, name: Any, build: BuildContext) -> Component:
+        found = build.registry.components(self.role)
+        spec = found.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise InvalidValue(f"names no registered {self.role}: {name!r}; {describe_choices(str(name), found)}")
+        return spec
+
+    def _value(self, spec: Component, given: Mapping[str, Any]) -> ComponentValue:
+        config = []
+        for key, attr in spec.table.items():
+            if key in given and given[key] != attr.default:
+                config.append((key, given[key]))
+        return ComponentValue(spec.name, tuple(config))
+
+    def from_text(self, raw: RawValue, build: BuildContext) -> ComponentValue:
+        tokens = tokenize(raw.text)
+        if not tokens:
+            raise InvalidValue(f"expects {self.description}, got an empty value")
+        spec = self._spec(tokens[0].text, build)
+
+        def is_flag(key: str) -> bool:
+            attr = spec.table.get(key)
+            return attr is not None and attr.type.is_flag
+
+        given: dict[str, Any] = {}
+        try:
+            for opt in split_options(raw.text, tokens[1:], is_flag):
+                attr = self._attr(spec, opt.key)
+                given[opt.key] = True if opt.value is None else attr.type.from_text(opt.value, build)
+        except TargetError as exc:
+            raise InvalidValue(str(exc).split("\n")[0]) from None
+        return self._value(spec, given)
+
+    def check(self, value: Any, build: BuildContext) -> ComponentValue:
+        if isinstance(value, ComponentValue):
+            return value
+        if isinstance(value, str):
+            return self._value(self._spec(value, build), {})
+        if not isinstance(value, Mapping) or "name" not in value:
+            raise InvalidValue(f"expects {self.description}, got {value!r}")
+        spec = self._spec(value["name"], build)
+        given = {}
+        for key, item in value.items():
+            if key != "name":
+                try:
+                    given[key] = self._attr(spec, key).type.check(item, build)
+                except InvalidValue as exc:
+                    raise InvalidValue(f"{self.role} {spec.name!r}: {key!r} {exc}") from None
+        return self._value(spec, given)
+
+    def _attr(self, spec: Component, key: str) -> Attr:
+        attr = spec.table.get(key)
+        if attr is None:
+            raise InvalidValue(
+                f"{self.role} {spec.name!r} has no attribute {key!r}; {describe_choices(key, spec.table)}"
+            )
+        return attr
+
+    def to_text(self, value: Any) -> str:
+        if not value.config:
+            return quote(value.name)
+        spec_text = " ".join(
+            [value.name, *(f"-{k}" if v is True else f"-{k}={_scalar_text(v)}" for k, v in value.config)]
+        )
+        return quote(spec_text)
+
+    def to_json(self, value: Any) -> str | dict[str, Any]:
+        return value.export()  # type: ignore[no-any-return]
+
+    def json_schema(self) -> dict[str, Any]:
+        return {
+            "oneOf": [
+                {"type": "string"},
+                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+            ]
+        }
+
+
+def _scalar_text(value: Any) -> str:
+    if value is False:
+        return "false"
+    return quote(str(value))

@@ -1,0 +1,60 @@
+"""The ``composite`` kind: a host, devices (composite themselves or not), an executor and a runtime.
+
+Executors and runtimes belong here, not on leaf kinds. The core registers the
+executors ``graph``, ``vm`` and ``aot`` and the runtimes ``cpp`` and ``crt``; plugins
+add more with ``tcfg_register_executors`` / ``tcfg_register_runtimes``.
+"""
+
+from __future__ import annotations
+
+from tcfg.components import Component, ComponentType
+from tcfg.errors import AttributeValueError
+from tcfg.kind import DeriveRequest, Derived, TargetKind
+from tcfg.schema import Attr, Boolean, Choice, Integer, TargetList
+
+__all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
+
+
+def _parse_composite(request: DeriveRequest) -> Derived:
+    if not request.attrs.get("devices"):
+        raise AttributeValueError("a composite target needs at least one target in -devices")
+    return Derived(keys=("composite",))
+
+
+COMPOSITE = TargetKind(
+    name="composite",
+    device_type="composite",
+    attrs=(
+        Attr("devices", TargetList(), doc="The device targets (composite ones included)."),
+        Attr("executor", ComponentType("executor"), doc="What drives the program: graph, vm, aot, ..."),
+        Attr("runtime", ComponentType("runtime"), doc="The runtime linked with it: cpp, crt, ..."),
+    ),
+    parser=_parse_composite,
+    doc="A system: a host, its devices, an executor and a runtime. Composites nest.",
+)
+
+_ALIGN = Integer(minimum=1)
+
+EXECUTORS = (
+    Component("graph", (Attr("link-params", Boolean(), default=False, doc="Embed parameters in the module."),),
+              doc="TVM's graph executor: a static graph of operator calls."),
+    Component("vm", doc="A bytecode virtual machine: dynamic shapes and control flow."),
+    Component(
+        "aot",
+        (
+            Attr("interface-api", Choice(("packed", "c")), default="packed", doc="The entry point's calling convention."),
+            Attr("unpacked-api", Boolean(), default=False, doc="Call operators with plain C arguments."),
+            Attr("workspace-byte-alignment", _ALIGN, doc="Alignment of workspace buffers."),
+            Attr("constant-byte-alignment", _ALIGN, doc="Alignment of constant buffers."),
+            Attr("link-params", Boolean(), default=False, doc="Embed parameters in the module."),
+        ),
+        doc="Ahead-of-time: the whole program compiled to one function.",
+    ),
+)
+
+RUNTIMES = (
+    Component("cpp", (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
+              doc="The C++ runtime."),
+    Component("crt", (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
+              doc="The C runtime, for microcontrollers."),
+)

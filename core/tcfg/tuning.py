@@ -1,0 +1,51 @@
+"""Tuning-log records: one JSON line per (compilation configuration, workload)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tcfg.config import CompilationConfig
+from tcfg.errors import TargetError, TargetSyntaxError
+
+if TYPE_CHECKING:
+    from tcfg.registry import Registry
+
+__all__ = ["TuningRecord"]
+
+
+@dataclass(frozen=True)
+class TuningRecord:
+    """What was tuned (``workload``), for which configuration, and what was measured.
+
+    ``workload`` and ``result`` are JSON objects chosen by the tuner (operator name,
+    shapes, schedule, latency, ...); the line stores them with sorted keys.
+    """
+
+    config: CompilationConfig
+    workload: Mapping[str, Any]
+    result: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_line(self) -> str:
+        """The record as one line of JSON (no newline); :meth:`from_line` reads it back."""
+        data = {"config": self.config.export(), "workload": self.workload, "result": self.result}
+        try:
+            return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise TargetError(f"tuning record is not JSON data: {exc}") from None
+
+    @classmethod
+    def from_line(cls, line: str, registry: Registry | None = None) -> TuningRecord:
+        """The record written by :meth:`to_line`."""
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TargetSyntaxError(f"tuning record {line[:80]!r} is not JSON: {exc.msg}") from None
+        if not isinstance(data, dict) or not {"config", "workload"} <= data.keys():
+            raise TargetSyntaxError(f"tuning record {line[:80]!r} needs 'config' and 'workload'")
+        workload, result = data["workload"], data.get("result", {})
+        if not isinstance(workload, dict) or not isinstance(result, dict):
+            raise TargetSyntaxError(f"tuning record {line[:80]!r}: 'workload' and 'result' must be objects")
+        return cls(CompilationConfig(data["config"], registry=registry), workload, result)
