@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
-
 import tcfg
+from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import tcfg
 from hypothesis import given
 from hypothesis import strategies as st
-
-import tcfg
 from tcfg.build import MAX_DEPTH
 from tcfg.plugin import Attr, Boolean, Choice, Component, Integer, TargetKind, hookimpl
+
 from tests.fake_plugins import AccelPlugin
 
 X86 = "llvm -mtriple=x86_64-linux-gnu"
@@ -26,10 +26,22 @@ class SystemsPlugin:
 
     @hookimpl
     def tcfg_register_kinds(self, register: Callable[[TargetKind], None]) -> None:
-        register(TargetKind("vulkan", "vulkan", attrs=(Attr("max_num_threads", Integer(minimum=1)),),
-                            default_keys=("vulkan", "gpu")))
-        register(TargetKind("cuda", "cuda", attrs=(Attr("arch", Choice(("sm_80", "sm_87", "sm_90"))),),
-                            default_keys=("cuda", "gpu")))
+        register(
+            TargetKind(
+                "vulkan",
+                "vulkan",
+                attrs=(Attr("max_num_threads", Integer(minimum=1)),),
+                default_keys=("vulkan", "gpu"),
+            )
+        )
+        register(
+            TargetKind(
+                "cuda",
+                "cuda",
+                attrs=(Attr("arch", Choice(("sm_80", "sm_87", "sm_90"))),),
+                default_keys=("cuda", "gpu"),
+            )
+        )
         register(TargetKind("my-accelerator", "accel", default_keys=("accel",)))
 
     @hookimpl
@@ -81,7 +93,8 @@ def test_seed_byoc_myawesome_cuda(reg: tcfg.Registry) -> None:
         "libs": ["tensorrt"],
     }
     system = tcfg.Target(
-        {"kind": "composite", "host": X86, "executor": "vm", "devices": [byoc, "cuda -arch=sm_80"]}, registry=reg
+        {"kind": "composite", "host": X86, "executor": "vm", "devices": [byoc, "cuda -arch=sm_80"]},
+        registry=reg,
     )
     roundtrip(system)
     inner = system.attrs["devices"][0]
@@ -100,7 +113,9 @@ def test_seed_accelerator_with_riscv_coprocessor(reg: tcfg.Registry) -> None:
         "executor": "graph",
         "devices": ["my-accelerator"],
     }
-    system = tcfg.Target({"kind": "composite", "host": ARM, "executor": "vm", "devices": [coprocessor]}, registry=reg)
+    system = tcfg.Target(
+        {"kind": "composite", "host": ARM, "executor": "vm", "devices": [coprocessor]}, registry=reg
+    )
     roundtrip(system)
     cfg = tcfg.CompilationConfig(system, registry=reg)
     assert cfg.host == tcfg.Target(ARM, registry=reg)
@@ -137,11 +152,22 @@ def test_executor_and_runtime_as_names_dicts_and_text(reg: tcfg.Registry) -> Non
         ("llvm -executor=vm", tcfg.UnknownAttributeError, "belongs on a composite target"),
         ("c -runtime=crt", tcfg.UnknownAttributeError, "belongs on a composite target"),
         ("composite -devices=", tcfg.AttributeValueError, "at least one target"),
-        ("composite -devices=c -executor=interp", tcfg.AttributeValueError, "valid choices: 'aot', 'graph', 'vm'"),
+        (
+            "composite -devices=c -executor=interp",
+            tcfg.AttributeValueError,
+            "valid choices: 'aot', 'graph', 'vm'",
+        ),
         ("composite -devices=c -runtime=cuda-grap", tcfg.AttributeValueError, "did you mean 'cuda-graph'"),
-        ("composite -devices=c -executor='aot -interface=c'", tcfg.AttributeValueError, "did you mean 'interface-api'"),
-        ({"kind": "composite", "devices": ["c"], "executor": {"name": "aot", "unpacked-api": 1}},
-         tcfg.AttributeValueError, "'unpacked-api' expects a boolean"),
+        (
+            "composite -devices=c -executor='aot -interface=c'",
+            tcfg.AttributeValueError,
+            "did you mean 'interface-api'",
+        ),
+        (
+            {"kind": "composite", "devices": ["c"], "executor": {"name": "aot", "unpacked-api": 1}},
+            tcfg.AttributeValueError,
+            "'unpacked-api' expects a boolean",
+        ),
         ({"kind": "composite", "devices": "c"}, tcfg.AttributeValueError, "expects a list of targets"),
     ],
 )
@@ -216,7 +242,9 @@ def test_inconsistent_hosts_are_errors(reg: tcfg.Registry) -> None:
 
 
 def test_composite_and_arguments_must_agree(reg: tcfg.Registry) -> None:
-    composite = tcfg.Target({"kind": "composite", "host": X86, "executor": "vm", "devices": ["vulkan"]}, registry=reg)
+    composite = tcfg.Target(
+        {"kind": "composite", "host": X86, "executor": "vm", "devices": ["vulkan"]}, registry=reg
+    )
     assert tcfg.CompilationConfig(composite, executor="vm", registry=reg).executor is not None
     with pytest.raises(tcfg.TargetError, match="contradicts"):
         tcfg.CompilationConfig(composite, executor="graph", registry=reg)
@@ -251,8 +279,12 @@ def test_bad_inputs(reg: tcfg.Registry) -> None:
 
 # -- property: random nesting round-trips ---------------------------------------------------------
 
-LEAVES = st.sampled_from(["c -mcpu=cortex-m4", X86, ARM, "cuda -arch=sm_87", "vulkan -max_num_threads=64", "my-accelerator"])
-COMPONENT = st.sampled_from([None, "graph", "vm", {"name": "aot", "unpacked-api": True, "interface-api": "c"}])
+LEAVES = st.sampled_from(
+    ["c -mcpu=cortex-m4", X86, ARM, "cuda -arch=sm_87", "vulkan -max_num_threads=64", "my-accelerator"]
+)
+COMPONENT = st.sampled_from(
+    [None, "graph", "vm", {"name": "aot", "unpacked-api": True, "interface-api": "c"}]
+)
 
 
 def composites(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
@@ -263,8 +295,13 @@ def composites(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, 
                 config[key] = value
         return config
 
-    return st.builds(make, st.lists(children, min_size=1, max_size=3), st.sampled_from([None, X86, ARM]),
-                     COMPONENT, st.sampled_from([None, "cpp", "crt", "cuda-graph"]))
+    return st.builds(
+        make,
+        st.lists(children, min_size=1, max_size=3),
+        st.sampled_from([None, X86, ARM]),
+        COMPONENT,
+        st.sampled_from([None, "cpp", "crt", "cuda-graph"]),
+    )
 
 
 SYSTEMS = st.recursive(LEAVES, composites, max_leaves=8)

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import tcfg
 from tcfg import hookspecs
 

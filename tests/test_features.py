@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 import tcfg
+
 from tests.fake_plugins import AccelPlugin, ToyCpuPlugin
 
 
@@ -61,4 +61,4 @@ def test_features_compare_to_mappings(reg: tcfg.Registry) -> None:
     a = tcfg.Target("accel -gen=2", registry=reg).features
     b = tcfg.Target("accel -gen=2 -label=x", registry=reg).features
     assert a == b and a == {"int8_dot": True, "vector_lanes": 16}
-    assert "Features(int8_dot=True, vector_lanes=16)" == repr(a)
+    assert repr(a) == "Features(int8_dot=True, vector_lanes=16)"

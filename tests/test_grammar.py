@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from tcfg.errors import TargetSyntaxError
 from tcfg.grammar import quote, split_options, tokenize
 
@@ -51,7 +50,10 @@ def test_options_in_all_spellings() -> None:
 def test_flag_takes_a_following_true_or_false() -> None:
     text = "-flag false -other=1"
     options = split_options(text, tokenize(text), lambda key: key == "flag")
-    assert [(o.key, o.value.text if o.value else None) for o in options] == [("flag", "false"), ("other", "1")]
+    assert [(o.key, o.value.text if o.value else None) for o in options] == [
+        ("flag", "false"),
+        ("other", "1"),
+    ]
 
 
 def test_option_without_value_is_an_error() -> None:

@@ -17,7 +17,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = {
     "riscv": ROOT / "docs" / "example_plugin",
-    **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")},
+    **{
+        name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")
+    },
 }
 
 REPORT = """
@@ -47,7 +49,9 @@ def run(site: Path, code: str = REPORT, **env: str) -> subprocess.CompletedProce
     environ = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
     environ["PYTHONPATH"] = os.pathsep.join([str(site), environ.get("PYTHONPATH", "")])
     environ.update(env)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120
+    )
 
 
 def report(site: Path, **env: str) -> dict[str, Any]:
@@ -60,7 +64,11 @@ def report(site: Path, **env: str) -> dict[str, Any]:
 def test_example_plugin_loads_through_its_entry_point(site: Path) -> None:
     data = report(site, TCFG_LOAD_PLUGINS="riscv")
     record = data["plugins"]["riscv"]
-    assert (record["status"], record["distribution"], record["version"]) == ("loaded", "tcfg-example-riscv", "0.1.0")
+    assert (record["status"], record["distribution"], record["version"]) == (
+        "loaded",
+        "tcfg-example-riscv",
+        "0.1.0",
+    )
     assert record["registered"]["cpu_parsers"] == ["riscv"]
     assert "starfive/visionfive2" in data["tags"]
     target = data["target"]

@@ -7,9 +7,9 @@ import warnings
 from typing import Any
 
 import pytest
-
 import tcfg
 from tcfg.plugin import Attr, Compiler, Feature, Integer, TargetKind
+
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin, plugin_with
 
 
@@ -198,7 +198,9 @@ def test_parser_bugs_become_plugin_errors() -> None:
         raise KeyError("oops")
 
     kind = TargetKind("broken", "cpu", attrs=(Attr("n", Integer()),), parser=broken)
-    reg = tcfg.Registry(plugins=[plugin_with("b", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
+    reg = tcfg.Registry(
+        plugins=[plugin_with("b", tcfg_register_kinds=lambda register: register(kind))], autoload=False
+    )
     with pytest.raises(tcfg.PluginError, match="plugin 'b' failed: KeyError"):
         tcfg.Target("broken -n=1", registry=reg)
 
@@ -207,7 +209,9 @@ def test_undeclared_derived_features_are_refused() -> None:
     from tcfg.plugin import Derived
 
     kind = TargetKind("sly", "cpu", parser=lambda request: Derived(features={"secret": True}))
-    reg = tcfg.Registry(plugins=[plugin_with("s", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
+    reg = tcfg.Registry(
+        plugins=[plugin_with("s", tcfg_register_kinds=lambda register: register(kind))], autoload=False
+    )
     with pytest.raises(tcfg.PluginError, match="undeclared features"):
         tcfg.Target("sly", registry=reg)
 

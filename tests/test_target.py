@@ -9,9 +9,9 @@ import pickle
 import threading
 
 import pytest
-
 import tcfg
 from tcfg.cpu import host_triple
+
 from tests.fake_plugins import AccelPlugin
 
 
@@ -67,9 +67,13 @@ def test_every_attribute_type_round_trips(reg: tcfg.Registry) -> None:
             "ecc": False,
             "units": ["mma", "has space", "com,ma", "quo'te", 'dq"', "back\\slash", ""],
             "label": "  spaced  ",
-            "peer": {"kind": "accel", "gen": 1, "label": "it's \"nested\""},
+            "peer": {"kind": "accel", "gen": 1, "label": 'it\'s "nested"'},
             "libs": [],
-            "host": {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "host": "llvm -mtriple=x86_64-linux-gnu"},
+            "host": {
+                "kind": "llvm",
+                "mtriple": "aarch64-linux-gnu",
+                "host": "llvm -mtriple=x86_64-linux-gnu",
+            },
         },
         registry=reg,
     )
@@ -84,9 +88,10 @@ def test_bare_flag_means_true_and_false_is_printed_only_when_not_default(core: t
     t = tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math", registry=core)
     assert t.attrs["fast-math"] is True
     assert str(t).endswith("-fast-math")
-    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math=false", registry=core).config.get(
-        "fast-math"
-    ) is None
+    assert (
+        tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math=false", registry=core).config.get("fast-math")
+        is None
+    )
 
 
 def test_llvm_without_triple_or_cpu_means_this_machine(core: tcfg.Registry) -> None:
@@ -186,7 +191,7 @@ def test_compiler_attributes_parsers_and_errors(reg: tcfg.Registry) -> None:
         tcfg.Target("accel -gen=2 -turbo_level=2", registry=reg)
     with pytest.raises(tcfg.AttributeValueError, match="need generation 2"):
         tcfg.Target("accel -gen=1 -compiler=turbo -turbo_level=2", registry=reg)
-    with pytest.raises(tcfg.AttributeValueError, match="valid choices: 'turbo'|did you mean 'turbo'"):
+    with pytest.raises(tcfg.AttributeValueError, match=r"did you mean 'turbo'\?"):
         tcfg.Target("accel -compiler=turbbo", registry=reg)
 
 

@@ -23,7 +23,7 @@ from tcfg.errors import (
 )
 from tcfg.features import FeatureValue
 from tcfg.grammar import Option, pointer, split_options, tokenize
-from tcfg.kind import Compiler, DeriveRequest, Derived, Parser, TargetKind
+from tcfg.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
 from tcfg.schema import Attr, InvalidValue
 
 if TYPE_CHECKING:
@@ -187,23 +187,16 @@ def _convert_text(attr: Attr, opt: Option, text: str, registry: Registry, depth:
         raise type(exc)(f"target {_short(text)!r}: in -{opt.key}: {exc}") from None
 
 
-def _compiler(
-    registry: Registry, kind: TargetKind, name: Any, text: str, opt: Option | None = None
-) -> Compiler | None:
+def _compiler(registry: Registry, kind: TargetKind, name: Any, text: str, opt: Option | None = None) -> Compiler | None:
     if name is None:
         return None
     compiler = registry.compiler_table().get((kind.name, name)) if isinstance(name, str) else None
     if compiler is None:
         offered = registry.compilers(kind.name)
-        choices = (
-            describe_choices(str(name), offered)
-            if offered
-            else "no installed plugin registers a compiler for it"
-        )
+        choices = describe_choices(str(name), offered) if offered else "no installed plugin registers a compiler for it"
         where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
         raise AttributeValueError(
-            f"target {_short(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}"
-            + where
+            f"target {_short(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}" + where
         )
     return compiler
 
@@ -225,9 +218,7 @@ def _attr(
         names = [*kind.table, *(compiler.table if compiler else ())]
         hint = describe_choices(key, names)
     where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
-    raise UnknownAttributeError(
-        f"target {_short(text)!r}: kind {kind.name!r} has no attribute {key!r}; {hint}" + where
-    )
+    raise UnknownAttributeError(f"target {_short(text)!r}: kind {kind.name!r} has no attribute {key!r}; {hint}" + where)
 
 
 def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
@@ -245,22 +236,21 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     if kind_name is None:
         tag_name = data.get("tag")
         if tag_name is None:
-            raise TargetError(
-                f"target {text!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'"
-            )
+            raise TargetError(f"target {text!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
         entry = tags.get(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
             raise UnknownTagError(f"target {text!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}")
         kind, base = entry.target.kind, dict(entry.target.config)
     else:
-        kind = kinds.get(kind_name) if isinstance(kind_name, str) else None
-        if kind is None:
+        found = kinds.get(kind_name) if isinstance(kind_name, str) else None
+        if found is None:
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
                 if isinstance(kind_name, str) and kind_name in tags
                 else describe_choices(str(kind_name), kinds)
             )
             raise UnknownKindError(f"target {text!r}: unknown kind {kind_name!r}; {hint}")
+        kind = found
     compiler = _compiler(registry, kind, data.get("compiler", base.get("compiler")), text)
     nested = nested_context(registry, depth)
     given: dict[str, Any] = {}
@@ -338,9 +328,7 @@ def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: st
             why.update(derived.why)
     undeclared = features.keys() - registry.features.docs.keys()
     if undeclared:
-        raise PluginError(
-            f"target {_short(text)!r}: parsers derived undeclared features {sorted(undeclared)}"
-        )
+        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {sorted(undeclared)}")
     keys += kind.default_keys
     config = {k: v for k, v in full.items() if defaults.get(k, _MISSING) != v}
     return Target._make(kind, compiler, full, config, tuple(dict.fromkeys(keys)), features, why, registry)

@@ -18,8 +18,16 @@ _FLOAT_ABI = Choice(("soft", "softfp", "hard"))
 
 _CPU_ATTRS = (
     Attr("mtriple", String(r"[A-Za-z0-9_.]+(-[A-Za-z0-9_.]*)*", "an LLVM triple"), doc="LLVM target triple."),
-    Attr("mcpu", String(r"[A-Za-z0-9_.\-+]+", "a CPU name"), doc="CPU name, as -mcpu for clang and llc; 'native' for this machine."),
-    Attr("march", String(r"[A-Za-z0-9_.\-+]+", "an architecture"), doc="Architecture with extensions, as clang's -march."),
+    Attr(
+        "mcpu",
+        String(r"[A-Za-z0-9_.\-+]+", "a CPU name"),
+        doc="CPU name, as -mcpu for clang and llc; 'native' for this machine.",
+    ),
+    Attr(
+        "march",
+        String(r"[A-Za-z0-9_.\-+]+", "an architecture"),
+        doc="Architecture with extensions, as clang's -march.",
+    ),
     Attr("mattr", _MATTR, doc="LLVM target features to add (+x) or remove (-x)."),
     Attr("mabi", String(), doc="ABI name, as llc -target-abi."),
     Attr("mfloat-abi", _FLOAT_ABI, doc="Floating-point ABI."),

@@ -88,9 +88,7 @@ class LLVMCodegen(Codegen):
         try:
             import llvmlite.binding as llvm
         except ImportError as exc:
-            raise TargetError(
-                "emitting assembly needs llvmlite: pip install 'tcfg-core[llvm]'"
-            ) from exc
+            raise TargetError("emitting assembly needs llvmlite: pip install 'tcfg-core[llvm]'") from exc
         llvm.initialize_all_targets()
         llvm.initialize_all_asmprinters()
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tcfg.components import Component, ComponentType
 from tcfg.errors import AttributeValueError
-from tcfg.kind import DeriveRequest, Derived, TargetKind
+from tcfg.kind import Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, Boolean, Choice, Integer, TargetList
 
 __all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
@@ -36,13 +36,21 @@ COMPOSITE = TargetKind(
 _ALIGN = Integer(minimum=1)
 
 EXECUTORS = (
-    Component("graph", (Attr("link-params", Boolean(), default=False, doc="Embed parameters in the module."),),
-              doc="TVM's graph executor: a static graph of operator calls."),
+    Component(
+        "graph",
+        (Attr("link-params", Boolean(), default=False, doc="Embed parameters in the module."),),
+        doc="TVM's graph executor: a static graph of operator calls.",
+    ),
     Component("vm", doc="A bytecode virtual machine: dynamic shapes and control flow."),
     Component(
         "aot",
         (
-            Attr("interface-api", Choice(("packed", "c")), default="packed", doc="The entry point's calling convention."),
+            Attr(
+                "interface-api",
+                Choice(("packed", "c")),
+                default="packed",
+                doc="The entry point's calling convention.",
+            ),
             Attr("unpacked-api", Boolean(), default=False, doc="Call operators with plain C arguments."),
             Attr("workspace-byte-alignment", _ALIGN, doc="Alignment of workspace buffers."),
             Attr("constant-byte-alignment", _ALIGN, doc="Alignment of constant buffers."),
@@ -53,8 +61,14 @@ EXECUTORS = (
 )
 
 RUNTIMES = (
-    Component("cpp", (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
-              doc="The C++ runtime."),
-    Component("crt", (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
-              doc="The C runtime, for microcontrollers."),
+    Component(
+        "cpp",
+        (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
+        doc="The C++ runtime.",
+    ),
+    Component(
+        "crt",
+        (Attr("system-lib", Boolean(), default=False, doc="Register functions in a system library."),),
+        doc="The C runtime, for microcontrollers.",
+    ),
 )

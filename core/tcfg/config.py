@@ -29,7 +29,16 @@ if TYPE_CHECKING:
 __all__ = ["CompilationConfig"]
 
 #: DLPack device type numbers accepted as keys of the legacy dict form.
-DLPACK_DEVICES = {1: "cpu", 2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 10: "rocm", 14: "oneapi", 15: "webgpu"}
+DLPACK_DEVICES = {
+    1: "cpu",
+    2: "cuda",
+    4: "opencl",
+    7: "vulkan",
+    8: "metal",
+    10: "rocm",
+    14: "oneapi",
+    15: "webgpu",
+}
 
 
 class CompilationConfig:
@@ -90,7 +99,10 @@ class CompilationConfig:
         """The configuration as one composite target (devices' shared host written once)."""
         from tcfg.target import Target
 
-        config: dict[str, Any] = {"kind": "composite", "devices": [_strip_host(t, self.host) for t in self.targets]}
+        config: dict[str, Any] = {
+            "kind": "composite",
+            "devices": [_strip_host(t, self.host) for t in self.targets],
+        }
         if self.host is not None:
             config["host"] = self.host
         if self.executor is not None:
@@ -157,7 +169,9 @@ def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
     else:
         same = _component(what, given, reg) == from_composite
     if not same:
-        raise TargetError(f"the {what} argument {given!r} contradicts the composite target's {what} {from_composite!r}")
+        raise TargetError(
+            f"the {what} argument {given!r} contradicts the composite target's {what} {from_composite!r}"
+        )
     return given
 
 
@@ -197,7 +211,9 @@ def _choose_host(devices: list[Target], explicit: Target | None) -> Target | Non
     cpus = list(dict.fromkeys(d.without_host() for d in devices if d.kind.device_type == "cpu"))
     if len(cpus) > 1:
         raise TargetError(
-            "several CPU targets could be the host (" + ", ".join(repr(str(c)) for c in cpus) + "); pass host="
+            "several CPU targets could be the host ("
+            + ", ".join(repr(str(c)) for c in cpus)
+            + "); pass host="
         )
     if cpus:
         return cpus[0]

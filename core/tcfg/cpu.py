@@ -17,7 +17,7 @@ from typing import Any
 
 from tcfg.errors import AttributeValueError
 from tcfg.features import Feature
-from tcfg.kind import DeriveRequest, Derived
+from tcfg.kind import Derived, DeriveRequest
 
 __all__ = ["CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
 
@@ -93,7 +93,9 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     attrs: dict[str, Any] = dict(request.attrs)
     triple = attrs.get("mtriple")
     mcpu = attrs.get("mcpu")
-    if triple is None and (mcpu == "native" or (request.kind == "llvm" and mcpu is None and attrs.get("march") is None)):
+    if triple is None and (
+        mcpu == "native" or (request.kind == "llvm" and mcpu is None and attrs.get("march") is None)
+    ):
         triple = attrs["mtriple"] = host_triple()
     parsers = request.registry.cpu_parsers()
     chosen: CpuParser | None = None

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 from tcfg.errors import closest
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 
 #: A feature's value: a flag, or a quantity such as a vector width or a version.
-FeatureValue = Union[bool, int, str]
+FeatureValue: TypeAlias = bool | int | str
 
 
 def feature_name(name: str) -> str:
@@ -62,7 +62,11 @@ class Features:
     ``False``); iteration, ``len`` and ``dict(features)`` cover those present features.
     """
 
-    __slots__ = ("_values", "_why", "_index")
+    __slots__ = ("_index", "_values", "_why")
+
+    _values: dict[str, FeatureValue]
+    _why: dict[str, str]
+    _index: FeatureIndex
 
     def __init__(
         self, values: Mapping[str, FeatureValue], why: Mapping[str, str], index: FeatureIndex

@@ -99,9 +99,7 @@ def _tokenize_plain(text: str) -> list[Token]:
     for match in re.finditer(r"\S+", text):
         word = match.group()
         commas = tuple(i for i, c in enumerate(word) if c == ",") if "," in word else ()
-        tokens.append(
-            Token(word, word.find("="), commas, False, word[0] == "-", match.start(), match.end())
-        )
+        tokens.append(Token(word, word.find("="), commas, False, word[0] == "-", match.start(), match.end()))
     return tokens
 
 
@@ -178,9 +176,7 @@ def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]
         i += 1
         if tok.eq >= 0:
             off = tok.eq + 1
-            value = RawValue(
-                tok.text[off:], tuple(c - off for c in tok.commas if c > tok.eq), tok.quoted
-            )
+            value = RawValue(tok.text[off:], tuple(c - off for c in tok.commas if c > tok.eq), tok.quoted)
             options.append(Option(key, value, tok))
             continue
         if is_flag(key):

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="empty-body"
 """The hooks a tcfg plugin implements: this module is the plugin author's reference.
 
 A plugin is a module (or object) named by an entry point in the ``tcfg`` group, whose
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from tcfg.components import Component
     from tcfg.cpu import CpuParser
     from tcfg.features import Feature
-    from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+    from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
     from tcfg.target import Target
 
 hookspec = pluggy.HookspecMarker("tcfg")
@@ -43,9 +44,7 @@ hookspec = pluggy.HookspecMarker("tcfg")
 class TagRegistrar(Protocol):
     """The ``register`` callable of :func:`tcfg_register_tags`."""
 
-    def __call__(
-        self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = ""
-    ) -> None:
+    def __call__(self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = "") -> None:
         """Register tag ``name`` as ``config`` (a target dict or string, possibly naming a tag).
 
         ``description`` is one line for ``tcfg tags``; ``source`` cites where each fact

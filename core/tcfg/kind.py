@@ -145,4 +145,3 @@ class Compiler:
         if not NAME.match(self.name):
             raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
         object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
-

@@ -12,7 +12,7 @@ from tcfg.components import Component
 from tcfg.cpu import CpuParser, arch_family, host_triple
 from tcfg.errors import AttributeValueError, TargetError
 from tcfg.features import Feature
-from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
 
 __all__ = [

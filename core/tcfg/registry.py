@@ -8,6 +8,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from tcfg.codegen import Codegen
     from tcfg.components import Component
     from tcfg.cpu import CpuParser
-    from tcfg.kind import Compiler, DeriveRequest, Derived, TargetKind
+    from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
     from tcfg.target import Target
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
@@ -156,18 +157,16 @@ class Registry:
     def _load(self) -> None:
         from tcfg import builtin
 
-        candidates = [Candidate("core", "tcfg-core", _core_version(), lambda: builtin)]
+        candidates = [Candidate("core", "tcfg-core", _core_version(), partial(_same, builtin))]
         for index, obj in enumerate(self._explicit):
             name = getattr(obj, "tcfg_plugin_name", None) or getattr(obj, "__name__", None)
             name = name if isinstance(name, str) else f"plugin{index}"
-            candidates.append(Candidate(name, None, None, lambda obj=obj: obj))
+            candidates.append(Candidate(name, None, None, partial(_same, obj)))
         if self._autoload:
             found, skipped = discover(self._environ)
             candidates += found
             for skip in skipped:
-                self._records.append(
-                    PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason)
-                )
+                self._records.append(PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason))
         stages: dict[str, _Stage] = {}
         for cand in candidates:
             record = PluginRecord(cand.name, cand.distribution, cand.version, "loaded")
@@ -213,7 +212,7 @@ class Registry:
         for hook, adder in adders.items():
             for name, function in self._impls(hook):
                 if name == plugin:
-                    _call_plugin_code(plugin, hook, lambda f=function, a=adder: f(register=a))
+                    _call_plugin_code(plugin, hook, partial(function, register=adder))
         return stage
 
     def _claim(self, plugin: str, space: str, name: str) -> None:
@@ -306,19 +305,19 @@ class Registry:
             self._tags.clear()
             self._compilers.clear()
             self._cache.clear()
-            failed = None
+            failed: tuple[_Stage, str] | None = None
             for stage in stages.values():
                 try:
                     self._commit_compilers_and_tags(stage)
                 except _PluginFailure as exc:
-                    failed = (stage, exc)
+                    failed = (stage, str(exc))
                     break
             if failed is None:
                 return
-            stage, exc = failed
-            del stages[stage.plugin]
-            self._fail(self._record(stage.plugin), str(exc))
-            self._remove(stage)
+            loser, reason = failed
+            del stages[loser.plugin]
+            self._fail(self._record(loser.plugin), reason)
+            self._remove(loser)
 
     def _commit_compilers_and_tags(self, stage: _Stage) -> None:
         from tcfg.kind import Compiler
@@ -348,7 +347,9 @@ class Registry:
         for name, config, description, source in stage.tags:
             if name in self._tags:
                 owner = self._tags[name].owner
-                raise _PluginFailure(f"plugin {plugin!r} registers the tag {name!r}, which plugin {owner!r} already owns")
+                raise _PluginFailure(
+                    f"plugin {plugin!r} registers the tag {name!r}, which plugin {owner!r} already owns"
+                )
             try:
                 self._tags[name] = self._make_tag(name, config, description, source, plugin)
             except TargetError as exc:
@@ -451,7 +452,8 @@ class Registry:
 
     def get_tag(self, name: str) -> dict[str, Any]:
         """The config of tag ``name`` (a fresh dict in ``export()`` form)."""
-        return _deep_copy(self.tag_entry(name).config)
+        config: dict[str, Any] = _deep_copy(self.tag_entry(name).config)
+        return config
 
     def register_tag(
         self,
@@ -516,7 +518,7 @@ class Registry:
         """What each ``tcfg_derive_target`` implementation adds for ``request``."""
         results = []
         for plugin, function in self._derive_hooks:
-            derived = _call_target_hook(plugin, "tcfg_derive_target", lambda f=function: f(request=request))
+            derived = _call_target_hook(plugin, "tcfg_derive_target", partial(function, request=request))
             if derived is not None:
                 results.append((plugin, derived))
         return results
@@ -525,9 +527,10 @@ class Registry:
         """The codegen configuration the first willing plugin gives for ``target``."""
         self._ensure()
         for plugin, function in self._impls("tcfg_codegen"):
-            result = _call_target_hook(plugin, "tcfg_codegen", lambda f=function: f(target=target))
+            result = _call_target_hook(plugin, "tcfg_codegen", partial(function, target=target))
             if result is not None:
-                return result  # type: ignore[no-any-return]
+                codegen: Codegen = result
+                return codegen
         raise TargetError(
             f"no installed plugin generates code for kind {target.kind.name!r} (target {str(target)!r}); "
             f"plugins loaded: {', '.join(r.name for r in self._records if r.status == 'loaded')}"
@@ -589,6 +592,10 @@ def _call_target_hook(plugin: str, hook: str, function: Callable[[], Any]) -> An
         raise
     except Exception as exc:
         raise PluginError(f"plugin {plugin!r} failed in {hook}: {type(exc).__name__}: {exc}") from exc
+
+
+def _same(obj: object) -> object:
+    return obj
 
 
 def _deep_copy(value: Any) -> Any:

@@ -45,6 +45,7 @@ class BuildContext(Protocol):
     def __call__(self, spec: Any) -> Target:
         """The nested target for ``spec`` (one level deeper)."""
 
+
 _INT_TEXT = re.compile(r"[+-]?[0-9]+\Z")
 
 

@@ -37,18 +37,18 @@ class Target:
     """
 
     __slots__ = (
-        "kind",
-        "_compiler",
         "_attrs",
+        "_compiler",
         "_config",
-        "_keys",
         "_feature_values",
-        "_why",
         "_features",
-        "_registry",
         "_hash",
-        "_str",
         "_json",
+        "_keys",
+        "_registry",
+        "_str",
+        "_why",
+        "kind",
     )
 
     kind: TargetKind
@@ -84,7 +84,11 @@ class Target:
         registry: Registry,
     ) -> Target:
         self = object.__new__(cls)
-        rank = kind.rank if compiler is None else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
+        rank = (
+            kind.rank
+            if compiler is None
+            else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
+        )
         ordered = {k: config[k] for k in sorted(config, key=rank.__getitem__)}
         put = object.__setattr__
         put(self, "kind", kind)
@@ -194,9 +198,7 @@ class Target:
         if not isinstance(other, Target):
             return NotImplemented
         return (
-            self._hash == other._hash
-            and self.kind.name == other.kind.name
-            and self._config == other._config
+            self._hash == other._hash and self.kind.name == other.kind.name and self._config == other._config
         )
 
     def __hash__(self) -> int:
