@@ -1,1 +1,53 @@
-"""The hook implementations of the aarch64 plugin."""
+"""The hook implementations of the aarch64 plugin (Arm A-profile and M-profile CPUs).
+
+Importing this module reads no data: the tables load on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tcfg.codegen import Codegen
+from tcfg.cpu import CpuParser, arch_family, host_triple
+from tcfg.hookspecs import TagRegistrar
+from tcfg.plugin import hookimpl
+from tcfg.target import Target
+
+__all__ = ["tcfg_codegen", "tcfg_detect", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
+
+
+@hookimpl
+def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
+    from tcfg_aarch64.parser import ArmCpuParser
+
+    register(ArmCpuParser())
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_aarch64.tables import tag_table
+
+    for name, tag in tag_table().items():
+        register(name, tag["config"], description=tag["description"], source=tag["source"])
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    from tcfg_aarch64.codegen import codegen_for, is_ours
+
+    return codegen_for(target) if is_ours(target) else None
+
+
+@hookimpl
+def tcfg_detect() -> Sequence[Target | Mapping[str, Any] | str]:
+    """This machine's CPU, when it is Arm Linux (from /proc/cpuinfo)."""
+    triple = host_triple()
+    if arch_family(triple) not in ("aarch64", "arm"):
+        return []
+    from tcfg_aarch64 import cpuinfo
+
+    text = cpuinfo.read_host()
+    if text is None:
+        return []
+    return [{"kind": "llvm", "mtriple": triple, **cpuinfo.native_attrs(text)}]

@@ -1,0 +1,84 @@
+"""The CPU sub-parser for ``llvm``/``c`` targets of AArch64 and 32-bit Arm."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from tcfg.cpu import CpuParser, host_triple
+from tcfg.errors import AttributeValueError
+from tcfg.features import Feature
+from tcfg.kind import DeriveRequest, Derived
+
+from tcfg_aarch64 import cpuinfo
+from tcfg_aarch64.features import declared, values
+from tcfg_aarch64.resolve import Resolved, family_of_cpu, resolve, split_mods
+from tcfg_aarch64.tables import Family, aarch64, arm
+
+__all__ = ["ArmCpuParser", "resolve_target"]
+
+KEYS = ("arm_cpu", "cpu")
+
+
+class ArmCpuParser(CpuParser):
+    """Claims triples of the ``aarch64`` and ``arm`` families, and Arm CPU names without a triple."""
+
+    name = "aarch64"
+    arches = ("aarch64", "arm")
+
+    @cached_property
+    def features(self) -> Sequence[Feature]:  # type: ignore[override]
+        return declared()
+
+    def claims_cpu(self, mcpu: str) -> bool:
+        name = split_mods(mcpu)[0]
+        return name != "generic" and family_of_cpu(name) is not None
+
+    def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
+        attrs = request.attrs
+        changed: dict[str, Any] | None = None
+        if attrs.get("mcpu") == "native":
+            changed = _native(dict(attrs))
+            attrs = changed
+        res = resolve_target(attrs, arch)
+        feats, why = values(res)
+        return Derived(attrs=changed, keys=KEYS, features=feats, why=why)
+
+
+def family_for(attrs: Any, arch: str | None) -> Family:
+    """The family of a claimed target: its triple's, else its CPU's."""
+    if arch == "aarch64":
+        return aarch64()
+    if arch == "arm":
+        return arm()
+    family = family_of_cpu(split_mods(attrs.get("mcpu") or "")[0])
+    return family if family is not None else aarch64()
+
+
+def resolve_target(attrs: Any, arch: str | None) -> Resolved:
+    """Resolve a claimed target's attributes (``arch`` is its triple's family, or None)."""
+    return resolve(
+        family_for(attrs, arch),
+        attrs.get("mcpu"),
+        attrs.get("march"),
+        tuple(attrs.get("mattr", ())),
+        attrs.get("mtriple"),
+        attrs.get("mfloat-abi"),
+    )
+
+
+def _native(attrs: dict[str, Any]) -> dict[str, Any]:
+    text = cpuinfo.read_host()
+    if text is None:
+        raise AttributeValueError(
+            f"-mcpu=native: this machine ({host_triple()}) has no /proc/cpuinfo to read the Arm CPU from"
+        )
+    found = cpuinfo.native_attrs(text)
+    attrs.pop("mcpu")
+    if "mcpu" in found:
+        attrs["mcpu"] = found["mcpu"]
+    extra = tuple(found.get("mattr", ()))  # type: ignore[arg-type]
+    if extra:
+        attrs["mattr"] = extra + tuple(attrs.get("mattr", ()))
+    return attrs
