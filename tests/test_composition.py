@@ -183,7 +183,7 @@ def test_nesting_limit_is_a_target_error(reg: tcfg.Registry) -> None:
     tcfg.Target(config, registry=reg)
     for _ in range(3):
         config = {"kind": "composite", "devices": [config]}
-    with pytest.raises(tcfg.TargetError, match=f"more than {MAX_DEPTH} levels"):
+    with pytest.raises(tcfg.TargetError, match=f"nests more than {MAX_DEPTH} levels"):
         tcfg.Target(config, registry=reg)
 
 

@@ -8,6 +8,7 @@ to :data:`MAX_DEPTH` levels and the text of one target to :data:`MAX_TEXT` chara
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,16 +41,56 @@ MAX_TEXT = 65536
 _MISSING = object()
 
 
-def _short(text: str, limit: int = 200) -> str:
+def _short(text: object, limit: int = 200) -> str:
+    text = str(text)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+class _DictSource:
+    """A dict input as error messages show it: bounded in depth and length, made only when shown."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Mapping[Any, Any]) -> None:
+        self.data = data
+
+    def __str__(self) -> str:
+        return _REPR.repr(dict(self.data))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 8, 6, 60, 60
 
 
 def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
     """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
+    if depth == 0:
+        try:
+            return _build(registry, spec, host, 0)
+        except _TooDeep:
+            raise _too_deep(spec) from None
+    return _build(registry, spec, host, depth)
+
+
+class _TooDeep(Exception):
+    """Raised past :data:`MAX_DEPTH`; passes through the nested levels to the outermost one."""
+
+
+def _too_deep(spec: Any) -> TargetError:
+    shown = _short(spec, 80) if isinstance(spec, str) else _DictSource(spec) if isinstance(spec, Mapping) else spec
+    return TargetError(
+        f"target {shown!r} nests more than {MAX_DEPTH} levels deep (host inside host, devices inside devices)"
+    )
+
+
+def _build(registry: Registry, spec: Any, host: Any, depth: int) -> Target:
     from tcfg.target import Target
 
     if depth > MAX_DEPTH:
-        raise TargetError(f"targets nest more than {MAX_DEPTH} levels deep (host inside host ...)")
+        raise _TooDeep
     if isinstance(spec, Target):
         target = spec
     elif isinstance(spec, str):
@@ -62,7 +103,7 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
             "expected a target string, JSON text, a dict or a Target"
         )
     if host is not None:
-        target = with_attrs(target, {"host": build(registry, host, None, depth + 1)})
+        target = with_attrs(target, {"host": _build(registry, host, None, depth + 1)})
     return target
 
 
@@ -110,7 +151,12 @@ class _Nested:
         self.registry, self.depth = registry, depth
 
     def __call__(self, spec: Any) -> Target:
-        return build(self.registry, spec, None, self.depth + 1)
+        if self.depth == 0:
+            try:
+                return _build(self.registry, spec, None, 1)
+            except _TooDeep:
+                raise _too_deep(spec) from None
+        return _build(self.registry, spec, None, self.depth + 1)
 
 
 def nested_context(registry: Registry, depth: int) -> _Nested:
@@ -187,7 +233,7 @@ def _convert_text(attr: Attr, opt: Option, text: str, registry: Registry, depth:
         raise type(exc)(f"target {_short(text)!r}: in -{opt.key}: {exc}") from None
 
 
-def _compiler(registry: Registry, kind: TargetKind, name: Any, text: str, opt: Option | None = None) -> Compiler | None:
+def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: Option | None = None) -> Compiler | None:
     if name is None:
         return None
     compiler = registry.compiler_table().get((kind.name, name)) if isinstance(name, str) else None
@@ -202,7 +248,7 @@ def _compiler(registry: Registry, kind: TargetKind, name: Any, text: str, opt: O
 
 
 def _attr(
-    registry: Registry, kind: TargetKind, compiler: Compiler | None, key: str, text: str, opt: Option | None
+    registry: Registry, kind: TargetKind, compiler: Compiler | None, key: str, text: Any, opt: Option | None
 ) -> Attr:
     attr = kind.table.get(key)
     if attr is None and compiler is not None:
@@ -224,9 +270,9 @@ def _attr(
 def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
     if not isinstance(data, Mapping):
         raise TargetSyntaxError(
-            f"JSON target {_short(source or repr(data))!r} must be an object, not {type(data).__name__}"
+            f"JSON target {_short(source or _REPR.repr(data))!r} must be an object, not {type(data).__name__}"
         )
-    text = source if source is not None else _short(repr(dict(data)))
+    text: Any = source if source is not None else _DictSource(data)
     for key in data:
         if not isinstance(key, str):
             raise TargetSyntaxError(f"target {text!r}: attribute names must be strings, not {key!r}")
@@ -267,7 +313,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     return finish(registry, kind, {**base, **given}, text, depth)
 
 
-def _run(parser: Parser, request: DeriveRequest, owner: str, text: str) -> Derived:
+def _run(parser: Parser, request: DeriveRequest, owner: str, text: Any) -> Derived:
     try:
         derived = parser(request)
     except TargetError as exc:
@@ -283,7 +329,7 @@ def _run(parser: Parser, request: DeriveRequest, owner: str, text: str) -> Deriv
     return derived
 
 
-def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: str, depth: int) -> Target:
+def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int) -> Target:
     """Check compiler and attributes, fill defaults, run the parsers, and make the Target."""
     from tcfg.target import Target
 

@@ -57,8 +57,12 @@ class PluginWarning(UserWarning):
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
     """The up-to-``n`` names in ``choices`` that look most like ``word``."""
     import difflib
+    import unicodedata
 
     pool = list(choices)
+    plain = unicodedata.normalize("NFKC", word)
+    if plain != word and plain in pool:
+        return [plain]
     found = difflib.get_close_matches(word, pool, n=n, cutoff=0.6)
     if not found:
         lowered = word.lower()

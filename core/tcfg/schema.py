@@ -105,7 +105,9 @@ class String(AttrType):
         if not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         if self.pattern is not None and not self.pattern.fullmatch(value):
-            raise InvalidValue(f"expects {self.description}, got {value!r}")
+            odd = next((c for c in value if not c.isascii()), None)
+            note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
+            raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
         return value
 
     def json_schema(self) -> dict[str, Any]:
@@ -135,9 +137,7 @@ class Integer(AttrType):
     def check(self, value: Any, build: BuildContext) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        if (self.minimum is not None and value < self.minimum) or (
-            self.maximum is not None and value > self.maximum
-        ):
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise InvalidValue(f"expects {self.description}, got {value}")
         return value
 

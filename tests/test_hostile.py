@@ -1,0 +1,114 @@
+"""Hostile input and concurrency: deep nesting, huge text, odd JSON, look-alike names, threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+import tcfg
+from tcfg.build import MAX_DEPTH, MAX_TEXT
+from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
+
+
+def nested(levels: int, key: str) -> dict[str, Any]:
+    config: dict[str, Any] = {"kind": "c"}
+    for _ in range(levels):
+        config = {"kind": "composite", "devices": [config]} if key == "devices" else {"kind": "llvm", "host": config}
+    return config
+
+
+@pytest.mark.parametrize("key", ["host", "devices"])
+def test_ten_thousand_levels_fail_fast_with_a_short_message(core: tcfg.Registry, key: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(tcfg.TargetError, match=f"nests more than {MAX_DEPTH} levels deep") as info:
+        tcfg.Target(nested(10_000, key), registry=core)
+    assert time.perf_counter() - start < 1.0
+    assert len(str(info.value)) < 1000
+
+
+def test_deep_json_text_and_megabyte_strings(core: tcfg.Registry) -> None:
+    deep = '{"kind": "llvm", "host": ' * 3000 + '{"kind": "llvm"}' + "}" * 3000
+    with pytest.raises(tcfg.TargetSyntaxError, match="longer than the limit"):
+        tcfg.Target(deep, registry=core)
+    with pytest.raises(tcfg.TargetSyntaxError, match=f"limit of {MAX_TEXT}"):
+        tcfg.Target("llvm -model=" + "x" * 1_000_000, registry=core)
+    brackets = "[" * 20_000 + "]" * 20_000
+    with pytest.raises(tcfg.TargetError):
+        tcfg.Target("{" + brackets[: MAX_TEXT - 2] + "}", registry=core)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"kind": "llvm", "num-cores": NaN}',
+        '{"kind": "llvm", "num-cores": Infinity}',
+        '{"kind": "llvm", "num-cores": -Infinity}',
+        '{"kind": "llvm", "num-cores": 4.0}',
+        '{"kind": "llvm", "num-cores": 1e400}',
+        '{"kind": "llvm", "num-cores": true}',
+        '{"kind": "llvm", "mcpu": null}',
+        '{"kind": "llvm", "mattr": "+neon"}',
+        '{"kind": "llvm", "mattr": [1]}',
+        '{"kind": ["llvm"]}',
+        '{"kind": "llvm"} trailing',
+        "{\"kind\": 'llvm'}",
+        "[]",
+    ],
+)
+def test_odd_json_is_refused(core: tcfg.Registry, text: str) -> None:
+    with pytest.raises(tcfg.TargetError):
+        tcfg.Target(text, registry=core)
+
+
+def test_non_string_keys_and_odd_python_values(core: tcfg.Registry) -> None:
+    for spec in (
+        {1: "llvm"},
+        {("kind",): "llvm"},
+        {"kind": "llvm", "num-cores": float("nan")},
+        object(),
+        None,
+        b"llvm",
+    ):
+        with pytest.raises(tcfg.TargetError):
+            tcfg.Target(spec, registry=core)
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("\uff4c\uff4c\uff56\uff4d -mtriple=x86_64", "did you mean 'llvm'"),  # fullwidth
+        ("ll\u0432m", "did you mean 'llvm'"),  # Cyrillic ve
+        ("llvm -mcpu=cortex\u2010a72", "non-ASCII character"),  # Unicode hyphen
+        ("llvm -m\u0441pu=x", "not a valid option name"),  # Cyrillic es
+    ],
+)
+def test_unicode_look_alikes_get_clear_errors(core: tcfg.Registry, text: str, hint: str) -> None:
+    with pytest.raises(tcfg.TargetError, match=hint):
+        tcfg.Target(text, registry=core)
+
+
+def test_threads_building_while_plugins_load_see_identical_results() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()], autoload=False)
+    specs = ["accel -gen=2", "acme/a2,board-1.0", "llvm -mtriple=riscv64 -mcpu=toy-v -model=m", "c -mcpu=toy-v"]
+    barrier = threading.Barrier(8)
+    results: list[list[str]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            barrier.wait()
+            results.append([tcfg.Target(s, registry=reg).to_json() for s in specs * 25])
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(results) == 8 and all(r == results[0] for r in results)
+    assert [r.status for r in reg.plugins()] == ["loaded"] * 4
