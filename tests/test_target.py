@@ -7,12 +7,14 @@ import json
 import multiprocessing
 import pickle
 import threading
+from typing import Any
 
 import pytest
+
 import tcfg
 from tcfg.cpu import host_triple
-
-from tests.fake_plugins import AccelPlugin
+from tcfg.plugin import Attr, Derived, Integer, TargetKind
+from tests.fake_plugins import AccelPlugin, plugin_with
 
 
 @pytest.fixture
@@ -88,10 +90,7 @@ def test_bare_flag_means_true_and_false_is_printed_only_when_not_default(core: t
     t = tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math", registry=core)
     assert t.attrs["fast-math"] is True
     assert str(t).endswith("-fast-math")
-    assert (
-        tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math=false", registry=core).config.get("fast-math")
-        is None
-    )
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -fast-math=false", registry=core).config.get("fast-math") is None
 
 
 def test_llvm_without_triple_or_cpu_means_this_machine(core: tcfg.Registry) -> None:
@@ -219,3 +218,16 @@ def test_json_is_canonical_and_compact(core: tcfg.Registry) -> None:
 def test_repeated_strings_come_from_the_cache(core: tcfg.Registry) -> None:
     a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
     assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core) is a
+
+
+def test_parser_implied_defaults_fill_attrs_but_are_not_configuration() -> None:
+    def parse(request: Any) -> Derived:
+        return Derived(defaults={"regs": 64 * request.attrs.get("size", 1)})
+
+    kind = TargetKind("gpu", "gpu", attrs=(Attr("size", Integer()), Attr("regs", Integer())), parser=parse)
+    reg = tcfg.Registry(plugins=[plugin_with("g", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
+    t = tcfg.Target("gpu -size=2", registry=reg)
+    assert t.attrs["regs"] == 128 and str(t) == "gpu -size=2" and t.export() == {"kind": "gpu", "size": 2}
+    assert tcfg.Target("gpu -size=2 -regs=128", registry=reg) == t
+    assert str(tcfg.Target("gpu -size=2 -regs=100", registry=reg)) == "gpu -size=2 -regs=100"
+    roundtrips(t)

@@ -353,6 +353,10 @@ def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: An
         derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), owner, text)
         if derived.attrs is not None and derived.attrs != full:
             full = _checked_changes(registry, kind, compiler, full, derived.attrs, owner, depth)
+        if derived.defaults:
+            implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, owner, depth)
+            defaults = {**defaults, **implied}
+            full = {**implied, **full}
         keys += derived.keys
         features.update(derived.features)
         why.update(derived.why)

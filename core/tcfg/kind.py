@@ -53,13 +53,17 @@ class Derived:
     returns them unchanged, so that ``str()``/``export()`` round-trip. ``keys``: dispatch
     keys in priority order. ``features``: canonical feature names (declared by the
     parser's owner) to values; absent means ``False``. ``why``: for a feature name, a
-    sentence saying which option, CPU or version implied it.
+    sentence saying which option, CPU or version implied it. ``defaults``: values for
+    attributes the user did not give that follow from those given (a GPU arch's
+    register file): they fill ``target.attrs`` like a kind's defaults and, like them,
+    are not printed by ``str()`` or ``export()``; a given value equal to one is dropped.
     """
 
     attrs: Mapping[str, Any] | None = None
     keys: tuple[str, ...] = ()
     features: Mapping[str, FeatureValue] = field(default_factory=dict)
     why: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: A kind's or compiler's parser: raises TargetError for attributes it refuses.
