@@ -11,7 +11,6 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from tcfg.errors import TargetError, describe_choices
@@ -51,6 +50,8 @@ class ArchInfo:
 
 @functools.cache
 def _table() -> dict[str, ArchInfo]:
+    from importlib import resources
+
     text = resources.files("tcfg_cuda").joinpath("data/arches.json").read_text(encoding="utf-8")
     raw: dict[str, Any] = json.loads(text)["arches"]
     return {

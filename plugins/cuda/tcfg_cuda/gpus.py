@@ -6,7 +6,6 @@ import functools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 __all__ = ["GpuTag", "gpu_by_device_name", "gpu_tags"]
@@ -24,6 +23,8 @@ class GpuTag:
 
 @functools.cache
 def _data() -> dict[str, Any]:
+    from importlib import resources
+
     text = resources.files("tcfg_cuda").joinpath("data/gpus.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data

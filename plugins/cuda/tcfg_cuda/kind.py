@@ -120,6 +120,11 @@ def parse_cuda(request: DeriveRequest) -> Derived:
     try:
         info, features, why = _arch_facts(arch)
     except TargetError as exc:
+        if arch.startswith("compute_"):
+            raise AttributeValueError(
+                f"-arch={arch} names PTX code; give the GPU arch -arch=sm_{arch.removeprefix('compute_')} "
+                "(its codegen embeds the PTX as well)"
+            ) from None
         raise AttributeValueError(f"-arch={arch}: {exc}") from None
     fills = {
         "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],

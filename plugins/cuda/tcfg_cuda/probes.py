@@ -86,6 +86,8 @@ PROBES: dict[str, str] = {
 
 #: The lowest arch that CUDA 13's ptxas generates code for; older .targets are assembled for it.
 _FALLBACK_ARCH = "sm_75"
+#: The PTX ISA version of CUDA 13.0, enough for every target it knows.
+_LATEST_PTX = "9.0"
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,17 @@ class Ptxas:
         """Whether this ptxas assembles ``body`` as PTX ``ptx_version`` for ``.target target``."""
         return self.assemble(target, ptx_version, body) == ""
 
-    def assemble(self, target: str, ptx_version: str, body: str) -> str:
-        """ptxas's error text for the module (empty when it assembles)."""
-        arch = target if target in self.arches else _FALLBACK_ARCH
+    def assemble_for(self, target: str, gpu: str) -> str:
+        """ptxas's error text for an empty kernel with ``.target target`` compiled for GPU ``gpu``."""
+        return self.assemble(target, _LATEST_PTX, ".visible .entry probe() { ret; }", gpu)
+
+    def assemble(self, target: str, ptx_version: str, body: str, gpu: str | None = None) -> str:
+        """ptxas's error text for the module (empty when it assembles), compiled for ``gpu``.
+
+        Without ``gpu``, the module is compiled for its own target, or for the lowest
+        arch this ptxas knows when it no longer generates code for that target.
+        """
+        arch = gpu or (target if target in self.arches else _FALLBACK_ARCH)
         text = f".version {ptx_version}\n.target {target}\n.address_size 64\n{body}\n"
         fd, path = tempfile.mkstemp(suffix=".ptx")
         try:
