@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-import tcfg
 from hypothesis import HealthCheck, settings
+
+import tcfg
 
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import tcfg
 from hypothesis import given
 from hypothesis import strategies as st
+
+import tcfg
 from tcfg.build import MAX_DEPTH
 from tcfg.plugin import Attr, Boolean, Choice, Component, Integer, TargetKind, hookimpl
-
 from tests.fake_plugins import AccelPlugin
 
 X86 = "llvm -mtriple=x86_64-linux-gnu"

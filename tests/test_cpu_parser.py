@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 import tcfg
 from tcfg.cpu import arch_family, host_triple
-
 from tests.fake_plugins import ToyCpuParser, ToyCpuPlugin, plugin_with
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import tcfg
 
+import tcfg
 from tests.fake_plugins import AccelPlugin
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tcfg.errors import TargetSyntaxError
 from tcfg.grammar import quote, split_options, tokenize
 

@@ -7,9 +7,9 @@ import time
 from typing import Any
 
 import pytest
+
 import tcfg
 from tcfg.build import MAX_DEPTH, MAX_TEXT
-
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 
 

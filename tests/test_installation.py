@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 import tcfg
 
 EXPECTED = os.environ.get("TCFG_EXPECT_PLUGINS")

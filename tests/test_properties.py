@@ -7,12 +7,12 @@ import contextlib
 import json
 from typing import Any
 
-import tcfg
 from hypothesis import assume, given
 from hypothesis import strategies as st
+
+import tcfg
 from tcfg.components import ComponentType
 from tcfg.schema import AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
-
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 
 REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])

@@ -7,9 +7,9 @@ import warnings
 from typing import Any
 
 import pytest
+
 import tcfg
 from tcfg.plugin import Attr, Compiler, Feature, Integer, TargetKind
-
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin, plugin_with
 
 
