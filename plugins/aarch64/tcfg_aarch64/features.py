@@ -68,11 +68,35 @@ def declared() -> tuple[Feature, ...]:
     return (*_FACTS, *features)
 
 
+@cache
+def _start(family_name: str, start: tuple[str, str], reason: str) -> tuple[dict[str, FeatureValue], dict[str, str]]:
+    """The feature values and reasons of a CPU or architecture before any option changes them."""
+    family = aarch64() if family_name == "aarch64" else arm()
+    entry = family.cpus[start[1]] if start[0] == "cpu" else family.arches[start[1]]
+    table = exposed()[family_name]
+    feats: dict[str, FeatureValue] = {table[f]: True for f in entry.features if f in table}
+    why = dict.fromkeys(feats, reason)
+    if family_name == "aarch64":
+        feats["is_aarch64"] = True
+        why["is_aarch64"] = "the target is AArch64 (its triple or CPU)"
+    return feats, why
+
+
 def values(res: Resolved) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     """The target's feature values and their explanations."""
-    table = exposed()[res.family.name]
-    feats: dict[str, FeatureValue] = {table[f]: True for f in res.features if f in table}
-    why = {table[f]: text for f, text in res.why.items() if f in table}
+    feats, why = _start(res.family.name, res.start, res.start_why)
+    feats, why = dict(feats), dict(why)
+    if res.changes:
+        table = exposed()[res.family.name]
+        for llvm_name, reason in res.changes.items():
+            name = table.get(llvm_name)
+            if name is None:
+                continue
+            why[name] = reason
+            if llvm_name in res.features:
+                feats[name] = True
+            else:
+                feats.pop(name, None)
     source = "the CPU" if res.cpu is not None else "the architecture"
     feats["arch"] = res.arch
     feats["arch_version"] = res.arch_version
@@ -80,10 +104,8 @@ def values(res: Resolved) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     feats["float_abi"] = res.float_abi
     why["arch"] = why["arch_version"] = why["profile"] = f"from {source} ({res.arch})"
     why["float_abi"] = res.float_abi_why
-    if res.family.name == "aarch64":
-        feats["is_aarch64"] = True
-        why["is_aarch64"] = "the target is AArch64 (its triple or CPU)"
-    else:
+    if res.family.name == "arm":
+        table = exposed()["arm"]
         abi_note = f" (float ABI {res.float_abi}: {res.float_abi_why})"
         for llvm_name in res.family.soft_float_drops.get(res.profile, frozenset()) & res.features:
             if llvm_name in table:

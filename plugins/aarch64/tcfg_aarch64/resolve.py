@@ -25,18 +25,22 @@ _PROFILE = {"a": "A", "r": "R", "m": "M"}
 class Resolved:
     """The outcome: final LLVM features, where each came from, and the ABI facts.
 
-    ``baseline`` is what LLVM enables for ``cpu`` by itself (the reference for the
-    ``+f``/``-f`` feature string); ``why`` explains features present or removed.
+    ``start`` is where the feature set began (``("cpu", name)`` or ``("arch", name)``),
+    with ``start_why`` the reason for its features; ``changes`` gives, for every LLVM
+    feature added or removed after that, the reason. ``baseline`` is what LLVM enables
+    for ``cpu`` by itself (the reference for the ``+f``/``-f`` feature string).
     """
 
     family: Family
     cpu: CpuEntry | None
+    start: tuple[str, str]
+    start_why: str
     arch: str
     arch_version: str
     profile: str
     features: frozenset[str]
     baseline: frozenset[str]
-    why: dict[str, str]
+    changes: dict[str, str]
     float_abi: str
     float_abi_why: str
     triple_arch: str
@@ -80,22 +84,22 @@ def _arch(family: Family, name: str) -> ArchTable:
 
 
 class _State:
-    """The feature set under construction and the reason for each feature's value."""
+    """The feature set under construction and the reason for each change after the start."""
 
-    def __init__(self, family: Family, profile: str, base: frozenset[str], reason: str) -> None:
+    def __init__(self, family: Family, profile: str, base: frozenset[str]) -> None:
         self.family = family
         self.profile = profile
-        self.features = set(base)
-        self.why = dict.fromkeys(base, reason)
+        self.features: frozenset[str] = base
+        self.changes: dict[str, str] = {}
 
     def add(self, feats: frozenset[str], reason: str) -> None:
         for feat in feats - self.features:
-            self.why[feat] = reason
+            self.changes[feat] = reason
         self.features |= feats
 
     def remove(self, feats: frozenset[str], reason: str) -> None:
         for feat in feats & self.features:
-            self.why[feat] = reason
+            self.changes[feat] = reason
         self.features -= feats
 
     def modifier(self, mod: str, option: str) -> None:
@@ -149,48 +153,50 @@ def resolve(
     if march is not None:
         arch_name, arch_mods = split_mods(march)
         arch = _arch(family, arch_name)
-        state = _State(family, arch.profile, arch.features, f"-march={arch_name} (Armv{arch.version}-{_PROFILE[arch.profile]}) implies it")
+        start = ("arch", arch.name)
+        start_why = f"-march={arch_name} (Armv{arch.version}-{_PROFILE[arch.profile]}) implies it"
+        state = _State(family, arch.profile, arch.features)
         for mod in arch_mods:
             state.modifier(mod, f"-march={march}")
         arch_label, version, profile, triple_arch = arch.name, arch.version, arch.profile, arch.triple_arch
-        if cpu is not None:
-            for mod in cpu_mods:
-                state.modifier(mod, f"-mcpu={mcpu}")
     elif cpu is not None:
         label = f"Armv{cpu.arch_version}-{_PROFILE[cpu.profile]}"
         alias = f", which LLVM treats as {cpu.llvm_cpu}" if cpu.llvm_cpu != cpu.name else ""
-        state = _State(family, cpu.profile, cpu.features, f"-mcpu={cpu.name}{alias} ({label}) has it by default")
-        for mod in cpu_mods:
-            state.modifier(mod, f"-mcpu={mcpu}")
+        start = ("cpu", cpu.name)
+        start_why = f"-mcpu={cpu.name}{alias} ({label}) has it by default"
+        state = _State(family, cpu.profile, cpu.features)
         arch_label, version, profile, triple_arch = cpu.arch, cpu.arch_version, cpu.profile, cpu.triple_arch
     else:
         generic = next(iter(family.arches.values()))
-        state = _State(family, generic.profile, generic.features, f"the generic CPU ({generic.name}) implies it")
+        start = ("arch", generic.name)
+        start_why = f"the generic CPU ({generic.name}) implies it"
+        state = _State(family, generic.profile, generic.features)
         arch_label, version, profile, triple_arch = generic.name, generic.version, generic.profile, generic.triple_arch
+    for mod in cpu_mods:
+        state.modifier(mod, f"-mcpu={mcpu}")
     for item in mattr:
         state.mattr(item)
     baseline = cpu.features if cpu is not None else next(iter(family.arches.values())).features
     if family.name == "aarch64":
         abi, abi_why = _aarch64_abi(float_abi)
         if march is None and mattr:
-            version = _a64_version(state.features, version)
+            version = _a64_version(family, state.features, version)
             arch_label = f"armv{version}-a" if not version.endswith(".0") else f"armv{version[:-2]}-a"
             if profile == "r":
                 arch_label = "armv8-r"
     else:
         abi, abi_why = _arm_abi(family, state, cpu, float_abi, triple, profile, baseline)
     return Resolved(
-        family, cpu, arch_label, version, profile, frozenset(state.features), baseline,
-        state.why, abi, abi_why, triple_arch,
+        family, cpu, start, start_why, arch_label, version, profile, state.features, baseline,
+        state.changes, abi, abi_why, triple_arch,
     )
 
 
-def _a64_version(features: set[str], fallback: str) -> str:
+def _a64_version(family: Family, features: frozenset[str], fallback: str) -> str:
+    """The newest A-profile version whose flag (``v8.2a``) is in ``features``, at least ``fallback``."""
     best = tuple(int(p) for p in fallback.split("."))
-    for feat in features:
-        if feat.startswith("v") and feat.endswith("a") and feat[1:2].isdigit():
-            parts = feat[1:-1].split(".")
-            best = max(best, (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0))
+    for flag in family.arch_flags & features:
+        best = max(best, family.flag_versions.get(flag, best))
     return f"{best[0]}.{best[1]}"
 
 

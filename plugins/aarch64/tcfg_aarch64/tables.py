@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 __all__ = ["ArchTable", "CpuEntry", "Family", "aarch64", "arm", "cpuinfo_table", "load", "tag_table"]
 
 _ARCH_FLAG = re.compile(r"v\d")
+_A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
 
 
 def load(name: str) -> Any:
@@ -73,11 +74,19 @@ class Family:
     arch_flags: frozenset[str] = frozenset()
     #: Every LLVM feature that some FPU in ``fpus`` has (the FP part of a feature set).
     fp_features: frozenset[str] = frozenset()
+    #: A-profile version flags as numbers: ``v8.2a`` -> (8, 2).
+    flag_versions: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         flags = {f for f in self.llvm_features if _ARCH_FLAG.match(f) or f.startswith("armv")}
         object.__setattr__(self, "arch_flags", frozenset(flags))
         object.__setattr__(self, "fp_features", frozenset().union(*self.fpus))
+        versions = {}
+        for flag in flags:
+            found = _A_VERSION.fullmatch(flag)
+            if found:
+                versions[flag] = (int(found.group(1)), int(found.group(2) or 0))
+        object.__setattr__(self, "flag_versions", versions)
 
 
 def _a64_version_name(version: str) -> str:
