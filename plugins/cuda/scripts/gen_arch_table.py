@@ -249,9 +249,7 @@ def check(table: dict[str, Any], ptxas: Ptxas) -> list[str]:
         and (e["max_cuda"] is None or release <= tuple(int(p) for p in e["max_cuda"].split(".")))
     }
     if supported != set(ptxas.arches):
-        problems.append(
-            f"ptxas {ptxas.release} targets {sorted(ptxas.arches)}, the table says {sorted(supported)}"
-        )
+        problems.append(f"ptxas {ptxas.release} targets {sorted(ptxas.arches)}, the table says {sorted(supported)}")
     nvcc = Path(ptxas.path).with_name("nvcc")
     if nvcc.exists():
         listed = subprocess.run([str(nvcc), "--list-gpu-code"], capture_output=True, text=True, check=False)

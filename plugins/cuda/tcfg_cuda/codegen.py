@@ -7,7 +7,6 @@ from typing import Any
 
 from tcfg.codegen import Codegen
 from tcfg.errors import TargetError
-
 from tcfg_cuda.arch import ArchInfo, arch_info
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
 

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.errors import TargetError
-
 from tcfg_cuda.arch import arch_names
 
 __all__ = [
@@ -215,7 +214,7 @@ def parse_nvidia_smi(text: str) -> list[GpuInfo]:
     for row in rows[1:]:
         if not row:
             continue
-        cells = dict(zip(header, (cell.strip() for cell in row)))
+        cells = dict(zip(header, (cell.strip() for cell in row), strict=False))
         name = cells["name"]
         try:
             major, minor = (int(part) for part in cells["compute_cap"].split("."))
@@ -223,7 +222,8 @@ def parse_nvidia_smi(text: str) -> list[GpuInfo]:
             raise TargetError(f"nvidia-smi reports compute_cap {cells['compute_cap']!r} for {name!r}") from None
         memory = cells.get("memory.total", "").removesuffix("MiB").strip()
         megabytes = int(memory) if memory.isdigit() else None
-        gpu = GpuInfo(name, _arch_for(name, major, minor), "nvidia-smi", None, megabytes and megabytes << 20)
+        memory_bytes = None if megabytes is None else megabytes << 20
+        gpu = GpuInfo(name, _arch_for(name, major, minor), "nvidia-smi", None, memory_bytes)
         found.append(_complete(gpu))
     return found
 
@@ -244,9 +244,7 @@ def _read_nvidia_smi() -> list[GpuInfo] | None:
         return []
     if run.returncode != 0:
         if "is not a valid field" in output:
-            raise TargetError(
-                f"this driver's nvidia-smi cannot report compute_cap (driver too old?): {output[:200]}"
-            )
+            raise TargetError(f"this driver's nvidia-smi cannot report compute_cap (driver too old?): {output[:200]}")
         raise TargetError(f"nvidia-smi failed (exit status {run.returncode}): {output[:300]}")
     return parse_nvidia_smi(run.stdout)
 
@@ -260,7 +258,7 @@ _SOURCES = (
 
 def detect_gpus(sources: Sequence[tuple[str, Any]] = _SOURCES) -> tuple[list[GpuInfo], list[str]]:
     """This machine's GPUs from the first source that answers, and the sources that could not."""
-    unavailable = []
+    unavailable: list[str] = []
     for label, read in sources:
         found = read()
         if found is not None:

@@ -16,9 +16,8 @@ from typing import Any
 
 from tcfg.errors import AttributeValueError, TargetError
 from tcfg.features import Feature, FeatureValue
-from tcfg.kind import DeriveRequest, Derived, TargetKind
+from tcfg.kind import Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, Integer, String
-
 from tcfg_cuda.arch import ArchInfo, arch_info, arch_names
 
 __all__ = ["CUDA", "FEATURES", "parse_cuda"]
@@ -64,7 +63,10 @@ FEATURES = (
     Feature("tf32", "TensorFloat-32 conversions and tensor-core inputs (sm_80+)."),
     Feature("dp4a", "4-way int8 dot product instructions dp4a/dp2a (sm_61+).", ("have_int8",)),
     Feature("tensor_cores", "Tensor core matrix multiply-accumulate, mma/wmma (sm_70+).", ("have_tensorcore",)),
-    Feature("tensor_core_generation", "Tensor core generation: 1 Volta, 2 Turing, 3 Ampere, 4 Ada/Hopper, 5 Blackwell."),
+    Feature(
+        "tensor_core_generation",
+        "Tensor core generation: 1 Volta, 2 Turing, 3 Ampere, 4 Ada/Hopper, 5 Blackwell.",
+    ),
     Feature("int8_tensor_cores", "Tensor core int8 inputs (sm_72+)."),
     Feature("fp8", "FP8 (e4m3, e5m2) conversions and tensor-core inputs (sm_89+)."),
     Feature("fp4", "FP4 (e2m1) conversions; arch- or family-specific Blackwell targets only."),
@@ -72,7 +74,7 @@ FEATURES = (
     Feature("tma", "Tensor Memory Accelerator bulk tensor copies, cp.async.bulk.tensor (sm_90+)."),
     Feature("wgmma", "Warpgroup MMA, wgmma.mma_async: sm_90a only."),
     Feature("tcgen05", "5th-generation tensor core instructions: sm_100a/f, sm_103a/f, sm_110a/f."),
-    Feature("compute_capability", "The compute capability of the arch, as text (\"8.6\")."),
+    Feature("compute_capability", 'The compute capability of the arch, as text ("8.6").'),
 )
 
 

@@ -14,7 +14,6 @@ from tcfg.hookspecs import TagRegistrar
 from tcfg.kind import TargetKind
 from tcfg.plugin import hookimpl
 from tcfg.target import Target
-
 from tcfg_cuda.kind import CUDA
 
 

@@ -24,63 +24,75 @@ _ENTRY = ".visible .entry probe(.param .u64 p)"
 
 #: Feature name -> the body of a PTX module that needs that feature.
 PROBES: dict[str, str] = {
-    "fp16": _ENTRY + """ {
+    "fp16": _ENTRY
+    + """ {
   .reg .b16 %h<3>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.b16 %h1, [%rd1];
   fma.rn.f16 %h2, %h1, %h1, %h1;
   st.global.b16 [%rd1], %h2; ret; }""",
-    "bf16": _ENTRY + """ {
+    "bf16": _ENTRY
+    + """ {
   .reg .b16 %h<3>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.b16 %h1, [%rd1];
   fma.rn.bf16 %h2, %h1, %h1, %h1;
   st.global.b16 [%rd1], %h2; ret; }""",
-    "tf32": _ENTRY + """ {
+    "tf32": _ENTRY
+    + """ {
   .reg .b32 %r<2>; .reg .f32 %f<2>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.f32 %f1, [%rd1];
   cvt.rna.tf32.f32 %r1, %f1;
   st.global.b32 [%rd1], %r1; ret; }""",
-    "dp4a": _ENTRY + """ {
+    "dp4a": _ENTRY
+    + """ {
   .reg .b32 %r<3>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.b32 %r1, [%rd1];
   dp4a.u32.u32 %r2, %r1, %r1, %r1;
   st.global.b32 [%rd1], %r2; ret; }""",
-    "tensor_cores": _ENTRY + """ {
+    "tensor_cores": _ENTRY
+    + """ {
   .reg .b32 %a<2>; .reg .f32 %f<9>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.b32 %a0, [%rd1]; ld.global.b32 %a1, [%rd1+4];
   ld.global.f32 %f0, [%rd1+8];
   mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8},
     {%a0,%a1}, {%a0,%a1}, {%f0,%f0,%f0,%f0,%f0,%f0,%f0,%f0};
   st.global.f32 [%rd1], %f1; ret; }""",
-    "int8_tensor_cores": _ENTRY + """ {
+    "int8_tensor_cores": _ENTRY
+    + """ {
   .reg .b32 %a<2>; .reg .b32 %c<9>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.b32 %a0, [%rd1]; ld.global.b32 %a1, [%rd1+4];
   wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%c1,%c2,%c3,%c4,%c5,%c6,%c7,%c8},
     {%a0,%a1}, {%a0,%a1}, {%a0,%a0,%a0,%a0,%a0,%a0,%a0,%a0};
   st.global.b32 [%rd1], %c1; ret; }""",
-    "fp8": _ENTRY + """ {
+    "fp8": _ENTRY
+    + """ {
   .reg .b16 %h<2>; .reg .f32 %f<2>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.f32 %f1, [%rd1];
   cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f1;
   st.global.b16 [%rd1], %h1; ret; }""",
-    "fp4": _ENTRY + """ {
+    "fp4": _ENTRY
+    + """ {
   .reg .b8 %b<2>; .reg .b16 %h<2>; .reg .f32 %f<2>; .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [p]; ld.global.f32 %f1, [%rd1];
   cvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f1;
   cvt.u16.u8 %h1, %b1;
   st.global.b16 [%rd1], %h1; ret; }""",
-    "cp_async": _ENTRY + """ {
+    "cp_async": _ENTRY
+    + """ {
   .shared .align 16 .b8 buf[16]; .reg .b64 %rd<2>; .reg .b32 %r<2>;
   ld.param.u64 %rd1, [p]; mov.u32 %r1, buf;
   cp.async.ca.shared.global [%r1], [%rd1], 16;
   cp.async.wait_all; ret; }""",
-    "tma": _ENTRY + """ {
+    "tma": _ENTRY
+    + """ {
   .shared .align 128 .b8 buf[128]; .shared .align 8 .b64 bar; .reg .b64 %rd<2>; .reg .b32 %r<4>;
   ld.param.u64 %rd1, [p]; mov.u32 %r1, buf; mov.u32 %r2, bar; mov.u32 %r3, 0;
   cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r3}], [%r2];
   ret; }""",
-    "wgmma": _ENTRY + """ {
+    "wgmma": _ENTRY
+    + """ {
   wgmma.fence.sync.aligned; wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; ret; }""",
-    "tcgen05": _ENTRY + """ {
+    "tcgen05": _ENTRY
+    + """ {
   tcgen05.fence::before_thread_sync; ret; }""",
 }
 

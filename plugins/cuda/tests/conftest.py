@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import tcfg
 
+import tcfg
 import tcfg_cuda.plugin
 from tcfg_cuda.probes import Ptxas, find_ptxas
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-import tcfg
 
+import tcfg
 from tcfg_cuda import runs_on
 from tcfg_cuda.arch import arch_info, arch_names
 from tcfg_cuda.probes import Ptxas

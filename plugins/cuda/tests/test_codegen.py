@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import tcfg
 
+import tcfg
 import tcfg_cuda.codegen
 from tcfg_cuda.toolkit import find_nvcc, find_nvrtc
 
@@ -37,6 +37,8 @@ extern "C" __global__ void hfma(unsigned short* x) {
     x[threadIdx.x] = r;
 }
 """
+
+TCGEN05_KERNEL = 'extern "C" __global__ void k() { asm volatile("tcgen05.fence::before_thread_sync;"); }'
 
 needs_nvcc = pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
 
@@ -70,8 +72,8 @@ def _ptx_version(ptx: str) -> tuple[int, int]:
     [
         ("sm_80", CP_ASYNC_KERNEL, "cp.async.cg.shared.global"),
         ("sm_75", HALF_KERNEL, "fma.rn.f16"),
-        ("sm_90a", "extern \"C\" __global__ void k() { asm volatile(\"wgmma.fence.sync.aligned;\"); }", "wgmma.fence"),
-        ("sm_100a", "extern \"C\" __global__ void k() { asm volatile(\"tcgen05.fence::before_thread_sync;\"); }", "tcgen05.fence"),
+        ("sm_90a", 'extern "C" __global__ void k() { asm volatile("wgmma.fence.sync.aligned;"); }', "wgmma.fence"),
+        ("sm_100a", TCGEN05_KERNEL, "tcgen05.fence"),
     ],
 )
 def test_compile_ptx_with_nvcc(reg: tcfg.Registry, arch: str, source: str, instruction: str) -> None:
@@ -85,7 +87,7 @@ def test_compile_ptx_with_nvcc(reg: tcfg.Registry, arch: str, source: str, instr
 
 @needs_nvcc
 def test_arch_gated_instruction_is_refused_below_its_arch(reg: tcfg.Registry) -> None:
-    source = "extern \"C\" __global__ void k() { asm volatile(\"wgmma.fence.sync.aligned;\"); }"
+    source = 'extern "C" __global__ void k() { asm volatile("wgmma.fence.sync.aligned;"); }'
     with pytest.raises(tcfg.TargetError, match=r"wgmma.fence.*sm_90"):
         tcfg.Target("cuda -arch=sm_90", registry=reg).codegen().compile_ptx(source)
 
