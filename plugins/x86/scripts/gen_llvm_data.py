@@ -287,6 +287,8 @@ def generate() -> dict[str, Any]:
 
     width_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "") for c in cpus]
     widths = dict(zip(cpus, _parallel(width_jobs, _preferred_width)))
+    cap_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "+avx512f") for c in cpus]
+    caps = dict(zip(cpus, _parallel(cap_jobs, _preferred_width)))
 
     known_to_clang = set(clang_cpus())
     cpu_table: dict[str, Any] = {}
@@ -312,6 +314,7 @@ def generate() -> dict[str, Any]:
         if cpu == "generic" and set(generic32) != set(feats):
             entry["features_32bit_mode"] = sorted(generic32)
         entry["preferred_vector_width"] = widths[cpu]
+        entry["preferred_vector_width_with_avx512f"] = caps[cpu]
         cpu_table[cpu] = entry
 
     features = {}
@@ -335,6 +338,8 @@ def generate() -> dict[str, Any]:
             "-march=X target-features",
             "cpus.preferred_vector_width": "LLVM: widest vector register in the code LLVM's loop vectoriser "
             "emits for a float loop on the CPU (0: no vector code)",
+            "cpus.preferred_vector_width_with_avx512f": "the same with +avx512f added: the cap LLVM's "
+            "tuning (prefer-128-bit, prefer-256-bit) puts on the vector width",
             "clang19_differences": "per CPU, features clang-19 and LLVM 22 disagree on (LLVM 22 is used)",
             "cpus.clang19_march": "whether clang-19 accepts -march=X (it refuses the cpu_dispatch "
             "spellings such as arrowlake_s, and CPUs newer than LLVM 19)",

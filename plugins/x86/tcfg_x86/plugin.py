@@ -1,1 +1,46 @@
-"""The hook implementations of the x86 plugin."""
+"""The hook implementations of the x86 plugin: CPU parser, tags, codegen and host detection.
+
+Importing this module reads no data: the tables load on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tcfg.plugin import Codegen, CpuParser, hookimpl
+
+if TYPE_CHECKING:
+    from tcfg.hookspecs import TagRegistrar
+    from tcfg.target import Target
+
+
+@hookimpl
+def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
+    from tcfg_x86.parser import X86CpuParser
+
+    register(X86CpuParser())
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_x86.data import load_json
+
+    for name, entry in load_json("tags.json")["tags"].items():
+        register(name, entry["config"], description=entry["description"], source=entry["source"])
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name not in ("llvm", "c") or "x86" not in target.keys:
+        return None
+    from tcfg_x86.codegen import codegen_for
+
+    return codegen_for(target.attrs, target.kind.name)
+
+
+@hookimpl
+def tcfg_detect() -> Sequence[Mapping[str, Any]]:
+    from tcfg_x86.cpuinfo import detect
+
+    return detect()

@@ -1,0 +1,154 @@
+"""Host detection from Linux ``/proc/cpuinfo``: the best LLVM CPU the host covers, plus the rest.
+
+Virtual machines hide CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the
+CPU name alone cannot carry the truth: the chosen CPU is the LLVM CPU with the most
+features among those whose every checkable feature the host reports, and every
+further host feature is added with ``-mattr``. The closest CPU overall and what the
+host lacks of it are reported too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tcfg.plugin import TargetError
+
+from tcfg_x86.data import CpuEntry, tables
+
+__all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]
+
+CPUINFO = Path("/proc/cpuinfo")
+
+
+@dataclass(frozen=True)
+class HostCpu:
+    """What ``/proc/cpuinfo`` says, in LLVM's terms.
+
+    ``cpu`` + ``mattr`` reproduce ``features`` (the LLVM features the flags show);
+    ``closest`` is the LLVM CPU sharing the most features with the host and ``missing``
+    what the host lacks of it; ``unknown_flags`` are x86 flags the mapping table does not
+    translate (they tell LLVM nothing or name features it has no name for).
+    """
+
+    cpu: str
+    mattr: tuple[str, ...]
+    features: frozenset[str]
+    closest: str
+    missing: tuple[str, ...]
+    model: str | None
+    vendor: str | None
+    num_cores: int | None
+    flags: frozenset[str]
+
+
+def _fields(block: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in block.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            out.setdefault(key.strip(), value.strip())
+    return out
+
+
+def _num_cores(blocks: list[dict[str, str]]) -> int | None:
+    cores = {(b.get("physical id"), b.get("core id")) for b in blocks if "core id" in b}
+    if cores:
+        return len(cores)
+    return len(blocks) or None
+
+
+def _checkable() -> frozenset[str]:
+    return frozenset(f for feats in tables().cpuinfo_flags.values() for f in feats)
+
+
+def parse_cpuinfo(text: str) -> HostCpu:
+    """The host CPU described by the text of ``/proc/cpuinfo`` (x86 Linux)."""
+    blocks = [_fields(b) for b in text.split("\n\n") if b.strip()]
+    blocks = [b for b in blocks if "processor" in b]
+    if not blocks or "flags" not in blocks[0]:
+        raise TargetError("/proc/cpuinfo has no x86 'flags' line; is this an x86 Linux machine?")
+    first = blocks[0]
+    flags = frozenset(first["flags"].split())
+    t = tables()
+    host = frozenset(f for flag in flags for f in t.cpuinfo_flags.get(flag, ()))
+    checkable = _checkable()
+    is64 = "64bit" in host
+    closest = _closest(host, checkable, is64)
+    chosen = _best_subset(host, checkable, is64, closest)
+    base = chosen.features if is64 else chosen.features_32bit_mode
+    mattr = tuple(f"+{f}" for f in sorted(host - base))
+    missing = tuple(sorted((closest.features & checkable) - host))
+    return HostCpu(
+        cpu=chosen.name,
+        mattr=mattr,
+        features=host,
+        closest=closest.name,
+        missing=missing,
+        model=first.get("model name"),
+        vendor=first.get("vendor_id"),
+        num_cores=_num_cores(blocks),
+        flags=flags,
+    )
+
+
+def _candidates(is64: bool) -> Iterable[CpuEntry]:
+    # The cpu_dispatch spellings (skylake_avx512) duplicate a hyphenated name; skip them.
+    return (c for c in tables().cpus.values() if (c.is_64bit or not is64) and (c.clang_march or "_" not in c.name))
+
+
+def _best_subset(host: frozenset[str], checkable: frozenset[str], is64: bool, closest: CpuEntry) -> CpuEntry:
+    """The fitting CPU most like ``closest``: same vector-width tuning, then most shared features."""
+    fits = [
+        c
+        for c in _candidates(is64)
+        if ((c.features if is64 else c.features_32bit_mode) & checkable) <= host
+    ]
+    if not fits:
+        raise TargetError(f"no LLVM x86 CPU fits the host's features {sorted(host)}")
+    like = closest.features & checkable
+
+    def score(c: CpuEntry) -> tuple[bool, int, int, int, str]:
+        same_tuning = c.preferred_vector_width_with_avx512f == closest.preferred_vector_width_with_avx512f
+        feats = c.features & checkable
+        return (same_tuning, len(feats & like), len(feats), len(c.name), c.name)
+
+    return max(fits, key=score)
+
+
+def _closest(host: frozenset[str], checkable: frozenset[str], is64: bool) -> CpuEntry:
+    def score(c: CpuEntry) -> tuple[int, int, str]:
+        feats = c.features & checkable
+        return (len(feats & host) - len(feats - host), len(c.name), c.name)
+
+    return max(_candidates(is64), key=score)
+
+
+@cache
+def native() -> HostCpu:
+    """This machine's CPU, from ``/proc/cpuinfo`` (read once)."""
+    try:
+        text = CPUINFO.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise TargetError(f"-mcpu=native needs {CPUINFO} (x86 Linux): {exc}") from exc
+    return parse_cpuinfo(text)
+
+
+def detect() -> list[dict[str, object]]:
+    """The ``llvm`` target of this machine, or nothing when it is not x86 Linux."""
+    from tcfg.cpu import arch_family, host_triple
+
+    triple = host_triple()
+    if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():
+        return []
+    host = native()
+    spec: dict[str, object] = {"kind": "llvm", "mtriple": triple, "mcpu": host.cpu}
+    if host.mattr:
+        spec["mattr"] = list(host.mattr)
+    if host.num_cores:
+        spec["num-cores"] = host.num_cores
+    if host.model:
+        spec["model"] = host.model
+    return [spec]
