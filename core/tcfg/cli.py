@@ -82,9 +82,7 @@ def _build_parser() -> _Parser:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
     common = _Parser(add_help=False)
-    common.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text"
-    )
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, summary: str) -> argparse.ArgumentParser:
@@ -94,9 +92,7 @@ def _build_parser() -> _Parser:
     show.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
     explain = command("explain", "say where each feature of a target comes from")
     explain.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
-    explain.add_argument(
-        "features", metavar="FEATURE", nargs="*", help="feature names (default: all present)"
-    )
+    explain.add_argument("features", metavar="FEATURE", nargs="*", help="feature names (default: all present)")
     command("kinds", "list the registered target kinds")
     tags = command("tags", "list the registered tags with their descriptions")
     tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
@@ -200,7 +196,7 @@ def _text(value: Any) -> str:
 
 
 def _describe(target: Target, indent: str = "") -> list[str]:
-    """Lines describing ``target``; its host is described the same way, indented."""
+    """Lines describing ``target``; nested targets (host, devices) are described the same way, indented."""
     rows: list[tuple[str, str]] = [
         ("kind", target.kind.name),
         ("device type", target.kind.device_type),
@@ -224,7 +220,14 @@ def _describe(target: Target, indent: str = "") -> list[str]:
     attr_width = max((len(n) for n, _ in attrs), default=0)
     for name, value in attrs:
         mark = "" if name in target.config else "  (default)"
-        lines.append(f"{indent}  {name.ljust(attr_width)}  {_text(value)}{mark}".rstrip())
+        nested = _nested_targets(value)
+        if nested is None:
+            lines.append(f"{indent}  {name.ljust(attr_width)}  {_attr_text(target, name, value)}{mark}")
+            continue
+        lines.append(f"{indent}  {name}{mark}")
+        for inner in nested:
+            lines.append(f"{indent}    {inner}")
+            lines += _describe(inner, indent + "      ")
     present = target.features.items()
     if not present:
         lines.append(f"{indent}{'features'.ljust(width)}  (none)")
@@ -233,6 +236,23 @@ def _describe(target: Target, indent: str = "") -> list[str]:
         feat_width = max(len(n) for n, _ in present)
         lines += [f"{indent}  {n.ljust(feat_width)}  {_text(v)}" for n, v in present]
     return lines
+
+
+def _nested_targets(value: Any) -> list[Target] | None:
+    """The targets an attribute value holds (a Target or a list of them), or None for other values."""
+    if isinstance(value, tcfg.Target):
+        return [value]
+    if isinstance(value, tuple) and value and all(isinstance(v, tcfg.Target) for v in value):
+        return list(value)
+    return None
+
+
+def _attr_text(target: Target, name: str, value: Any) -> str:
+    """``value`` of attribute ``name`` as the string grammar prints it (its type's ``to_text``)."""
+    attr = target.kind.table.get(name)
+    if attr is None:  # an attribute of the target's BYOC compiler
+        attr = target.registry.compilers(target.kind.name)[target.attrs["compiler"]].table[name]
+    return attr.type.to_text(value)
 
 
 def _show(registry: Registry, args: argparse.Namespace) -> int:
@@ -323,6 +343,11 @@ def _tags(registry: Registry, args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(number: int, plural: str) -> str:
+    """``"1 kind"``, ``"3 kinds"``: ``plural`` loses its final s for one."""
+    return f"{number} {plural[:-1] if number == 1 and plural.endswith('s') else plural}"
+
+
 def _plugins(registry: Registry, args: argparse.Namespace) -> int:
     records = registry.plugins()
     if args.json:
@@ -331,10 +356,8 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
     rows: list[tuple[str, ...]] = [("PLUGIN", "STATUS", "DISTRIBUTION", "VERSION", "REGISTERED")]
     for record in records:
         data = record.to_dict()
-        registered = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in data["registered"].items())
-        rows.append(
-            (record.name, record.status, record.distribution or "-", record.version or "-", registered)
-        )
+        registered = ", ".join(_count(len(v), k.replace("_", " ")) for k, v in data["registered"].items())
+        rows.append((record.name, record.status, record.distribution or "-", record.version or "-", registered))
     _table(rows)
     for record in records:
         if record.error:
