@@ -15,8 +15,6 @@ import tcfg_cuda.detect as detect
 import tcfg_cuda.plugin
 from tcfg_cuda.detect import DRIVER_ATTRIBUTES, GpuInfo, gpu_from_driver, parse_nvidia_smi
 
-from .conftest import FIXTURES
-
 
 def test_nvidia_smi_csv_of_two_real_gpus() -> None:
     gpus = parse_nvidia_smi((FIXTURES / "nvidia-smi-titan-v-rtx-5880.csv").read_text())
@@ -54,6 +52,7 @@ def test_unknown_compute_capability_is_an_error() -> None:
         parse_nvidia_smi("name, compute_cap\nNVIDIA Future, 13.7\n")
 
 
+FIXTURES = Path(__file__).parent / "fixtures"
 _REPLAY = "import sys; sys.stdout.write(open(sys.argv[1]).read()); sys.exit(int(sys.argv[2]))"
 
 

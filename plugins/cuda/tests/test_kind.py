@@ -171,7 +171,6 @@ def test_building_a_target_is_fast(reg: tcfg.Registry) -> None:
     """The parser costs a few microseconds; a cuda target costs about what a core llvm target does."""
     from tcfg.build import build
     from tcfg.kind import DeriveRequest
-
     from tcfg_cuda.kind import parse_cuda
 
     built = tcfg.Target("cuda -arch=sm_90a", registry=reg)
