@@ -152,7 +152,7 @@ def aarch64_data(clang: Clang) -> dict[str, Any]:
     backend = clang.backend_features(A64_TRIPLE)
     names = clang.cpus(A64_TRIPLE)
     cpus: dict[str, Any] = {}
-    for name, (canon, feats) in zip(names, _pmap(lambda c: clang.must([t, f"-mcpu={c}"]), names)):
+    for name, (canon, feats) in zip(names, _pmap(lambda c: clang.must([t, f"-mcpu={c}"]), names), strict=True):
         version, profile = _arch_version(feats)
         cpus[name] = {"llvm_cpu": canon, "arch_version": version, "profile": profile, "features": sorted(feats)}
     arches: dict[str, Any] = {}
@@ -165,13 +165,13 @@ def aarch64_data(clang: Clang) -> dict[str, Any]:
     exts = clang.extensions(A64_TRIPLE)
     base = clang.must([t, "-march=armv8-a+nofp"])[1]
     adds_raw = _pmap(lambda e: clang.features([t, f"-march=armv8-a+nofp+{e}"]), exts)
-    ext_adds = {e: sorted(got[1] - base) for e, got in zip(exts, adds_raw) if got is not None}
+    ext_adds = {e: sorted(got[1] - base) for e, got in zip(exts, adds_raw, strict=True) if got is not None}
     top = arches[max(arches, key=lambda v: tuple(map(int, v.split("."))))]["march"]
     usable = [e for e in ext_adds if clang.features([t, f"-march={top}+{e}"]) is not None]
     maximal = f"-march={top}+" + "+".join(usable)
     full = clang.must([t, maximal])[1]
     rem_raw = _pmap(lambda e: clang.features([t, f"{maximal}+no{e}"]), usable)
-    ext_removes = {e: sorted(full - got[1]) for e, got in zip(usable, rem_raw) if got is not None}
+    ext_removes = {e: sorted(full - got[1]) for e, got in zip(usable, rem_raw, strict=True) if got is not None}
     extensions = {
         e: {"doc": exts[e], "adds": ext_adds[e], "removes": ext_removes.get(e, [])} for e in sorted(ext_adds)
     }
@@ -217,7 +217,7 @@ def arm_data(clang: Clang) -> dict[str, Any]:
             "soft_features": sorted(soft),
         }
 
-    cpus = dict(zip(names, _pmap(one, names)))
+    cpus = dict(zip(names, _pmap(one, names), strict=True))
     # What clang drops under -mfloat-abi=soft differs per CPU (it keeps NEON for some
     # Armv9 cores): record it per CPU, and per profile the union, for added features.
     drops: dict[str, set[str]] = {}
@@ -226,19 +226,19 @@ def arm_data(clang: Clang) -> dict[str, Any]:
         drops.setdefault(cpu["profile"], set()).update(cpu["soft_drops"])
     exts = clang.extensions("arm-none-eabi")
     bases = {"m": "armv8.1-m.main", "a": "armv8.6-a", "r": "armv8-r"}
+    abi = "-mfloat-abi=softfp"
     extensions: dict[str, Any] = {}
     for profile, march in bases.items():
         # softfp: FP features without requiring FP registers; clang lets "+nofp" win
         # over later extensions' implications on Arm, so the base is the plain arch.
-        abi = "-mfloat-abi=softfp"
         base = clang.must([t, f"-march={march}", abi])[1]
         adds_raw = _pmap(lambda e, m=march: clang.features([t, f"-march={m}+{e}", abi]), exts)
-        adds = {e: sorted(g[1] - base) for e, g in zip(exts, adds_raw) if g is not None}
+        adds = {e: sorted(g[1] - base) for e, g in zip(exts, adds_raw, strict=True) if g is not None}
         usable = [e for e in adds if adds[e]]
         maximal = f"-march={march}+" + "+".join(usable)
         full = clang.must([t, maximal, abi])[1]
         rem_raw = _pmap(lambda e, mx=maximal: clang.features([t, f"{mx}+no{e}", abi]), list(exts))
-        removes = {e: sorted(full - g[1]) for e, g in zip(exts, rem_raw) if g is not None}
+        removes = {e: sorted(full - g[1]) for e, g in zip(exts, rem_raw, strict=True) if g is not None}
         extensions[profile] = {
             "base": march,
             "table": {e: {"doc": exts[e], "adds": adds[e], "removes": removes.get(e, [])} for e in sorted(adds)},

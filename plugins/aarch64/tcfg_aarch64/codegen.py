@@ -5,7 +5,6 @@ from __future__ import annotations
 from tcfg.codegen import LLVMCodegen
 from tcfg.cpu import arch_family
 from tcfg.target import Target
-
 from tcfg_aarch64.parser import resolve_target
 from tcfg_aarch64.resolve import Resolved
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tcfg.errors import TargetError
-
 from tcfg_aarch64.resolve import family_of_cpu
 from tcfg_aarch64.tables import cpuinfo_table
 
@@ -63,7 +63,7 @@ def cpu_name(info: CpuInfo) -> str:
     return name or "generic"
 
 
-def native_attrs(text: str) -> dict[str, object]:
+def native_attrs(text: str) -> dict[str, Any]:
     """``mcpu`` and ``mattr`` for the machine that ``text`` (a /proc/cpuinfo) describes."""
     info = parse_cpuinfo(text)
     if not info.implementer:
@@ -71,7 +71,7 @@ def native_attrs(text: str) -> dict[str, object]:
     name = cpu_name(info)
     table = cpuinfo_table()
     present = {feat for cap in info.hwcaps for feat in table["hwcaps"].get(cap, ())}
-    attrs: dict[str, object] = {}
+    attrs: dict[str, Any] = {}
     family = family_of_cpu(name)
     defaults = family.cpus[name].features if family is not None and name != "generic" else frozenset()
     if name != "generic":

@@ -9,8 +9,7 @@ from typing import Any
 from tcfg.cpu import CpuParser, host_triple
 from tcfg.errors import AttributeValueError
 from tcfg.features import Feature
-from tcfg.kind import DeriveRequest, Derived
-
+from tcfg.kind import Derived, DeriveRequest
 from tcfg_aarch64 import cpuinfo
 from tcfg_aarch64.features import declared, values
 from tcfg_aarch64.resolve import Resolved, family_of_cpu, resolve, split_mods
@@ -78,7 +77,7 @@ def _native(attrs: dict[str, Any]) -> dict[str, Any]:
     attrs.pop("mcpu")
     if "mcpu" in found:
         attrs["mcpu"] = found["mcpu"]
-    extra = tuple(found.get("mattr", ()))  # type: ignore[arg-type]
+    extra: tuple[str, ...] = found.get("mattr", ())
     if extra:
         attrs["mattr"] = extra + tuple(attrs.get("mattr", ()))
     return attrs

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tcfg.errors import AttributeValueError, closest
-
 from tcfg_aarch64.tables import ArchTable, CpuEntry, Family, aarch64, arm
 
 __all__ = ["Resolved", "family_of_cpu", "fpu_name", "resolve", "split_mods"]

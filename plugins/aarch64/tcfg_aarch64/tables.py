@@ -22,7 +22,7 @@ _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
 
 def load(name: str) -> Any:
     """The parsed JSON data file ``name`` shipped in ``tcfg_aarch64/data``."""
-    return json.loads(resources.files("tcfg_aarch64").joinpath("data", name).read_text("utf-8"))
+    return json.loads(resources.files("tcfg_aarch64").joinpath("data").joinpath(name).read_text("utf-8"))
 
 
 @dataclass(frozen=True)

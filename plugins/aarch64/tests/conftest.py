@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import tcfg
 
+import tcfg
 import tcfg_aarch64.plugin
 
 
