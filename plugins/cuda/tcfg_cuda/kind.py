@@ -2,10 +2,11 @@
 
 Defaults that hold on every arch this plugin knows (1024 threads per block, warps of
 32, 48 KiB of static shared memory per block) are the kind's defaults. Those that
-depend on the arch (the opt-in shared memory maximum, registers per block) are filled
-in by the parser from the arch table when the user does not give them; filling is
-idempotent. ``cuda`` without ``arch`` is a valid generic GPU target whose
-arch-dependent features read False. ``-arch=native`` asks the GPU of this machine.
+depend on the arch (the opt-in shared memory maximum, registers per block) are implied
+by the parser from the arch table when the user does not give them
+(``Derived.defaults``: they fill ``target.attrs`` but are not printed or exported).
+``cuda`` without ``arch`` is a valid generic GPU target whose arch-dependent features
+read False. ``-arch=native`` asks the GPU of this machine.
 """
 
 from __future__ import annotations
@@ -128,16 +129,12 @@ def parse_cuda(request: DeriveRequest) -> Derived:
                 "(its codegen embeds the PTX as well)"
             ) from None
         raise AttributeValueError(f"-arch={arch}: {exc}") from None
-    fills = {
+    implied = {
         "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
         "registers_per_block": info.limits["registers_per_block"],
     }
-    missing = {k: v for k, v in fills.items() if k not in given}
-    if missing:
-        attrs = {**(attrs if attrs is not None else given), **missing}
-    final = attrs if attrs is not None else given
-    _check_limits(final, arch)
-    return Derived(attrs=attrs, features=features, why=why)
+    _check_limits({**implied, **(attrs if attrs is not None else given)}, arch)
+    return Derived(attrs=attrs, features=features, why=why, defaults=implied)
 
 
 def _check_limits(attrs: Mapping[str, Any], arch: str | None) -> None:
