@@ -25,8 +25,9 @@ def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
     from tcfg_cuda.gpus import gpu_tags
+    from tcfg_cuda.systems import system_tags
 
-    for tag in gpu_tags():
+    for tag in (*gpu_tags(), *system_tags()):
         register(tag.name, tag.config, description=tag.description, source=tag.source)
 
 

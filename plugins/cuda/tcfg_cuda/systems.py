@@ -1,0 +1,26 @@
+"""Cloud GPU instances (``data/systems.json``) as composite tags: the host CPU and its GPUs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+from tcfg_cuda.gpus import GpuTag
+
+__all__ = ["system_tags"]
+
+
+def system_tags() -> Iterator[GpuTag]:
+    """One composite tag per system, each GPU a device built from its GPU tag."""
+    text = resources.files("tcfg_cuda").joinpath("data/systems.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    for name, row in data["systems"].items():
+        config = {
+            "kind": "composite",
+            "host": row["host"],
+            "devices": [{"tag": row["gpu"]}] * row["count"],
+        }
+        cited = "; ".join(data["sources"][key] for key in row["sources"])
+        yield GpuTag(name, config, row["description"], f"{cited} (compiled {data['compiled']})")

@@ -1,0 +1,34 @@
+"""Cloud GPU instance tags: composite targets of an x86 host and its GPUs."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcfg
+import tcfg_cuda.plugin
+
+REG = tcfg.Registry(plugins=[tcfg_cuda.plugin], autoload=False)
+
+
+@pytest.mark.parametrize(
+    ("tag", "gpu", "count", "cpu"),
+    [
+        ("aws/p4d.24xlarge", "sm_80", 8, "cascadelake"),
+        ("aws/p5.48xlarge", "sm_90a", 8, "znver3"),
+        ("aws/g5.xlarge", "sm_86", 1, "znver2"),
+        ("aws/g6.48xlarge", "sm_89", 8, "znver3"),
+    ],
+)
+def test_instance_tags_are_composites_of_host_and_gpus(tag: str, gpu: str, count: int, cpu: str) -> None:
+    system = tcfg.Target(tag, registry=REG)
+    assert system.kind.name == "composite" and system.tag == tag
+    assert system.host is not None and system.host.attrs["mcpu"] == cpu
+    devices = system.attrs["devices"]
+    assert len(devices) == count and {d.attrs["arch"] for d in devices} == {gpu}
+    for form in (str(system), system.export(), system.to_json()):
+        assert tcfg.Target(form, registry=REG) == system
+    config = tcfg.CompilationConfig(system, registry=REG)
+    assert config.host == system.host
+    cuda = config.target_for("cuda")
+    assert cuda.host == system.host and cuda.attrs["arch"] == gpu
+    assert tcfg.CompilationConfig(config.export(), registry=REG) == config
