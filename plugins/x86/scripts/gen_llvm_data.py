@@ -186,19 +186,19 @@ def _preferred_width(job: tuple[str, str, str]) -> int:
 def _cpu_features(job: tuple[str, str, list[str]]) -> list[str]:
     triple, cpu, probe = job
     answers = _inlines(triple, [((cpu, f"+{f}"), (cpu, "")) for f in probe])
-    return [f for f, yes in zip(probe, answers) if yes]
+    return [f for f, yes in zip(probe, answers, strict=True) if yes]
 
 
 def _implied(job: tuple[str, str, str, list[str]]) -> list[str]:
     """The candidates B that ``feature`` implies: (base, +B) inlines into (base, -B,+feature)."""
     triple, base, feature, candidates = job
     pairs = [((base, f"+{b}"), (base, f"-{b},+{feature}")) for b in candidates]
-    return [b for b, yes in zip(candidates, _inlines(triple, pairs)) if yes]
+    return [b for b, yes in zip(candidates, _inlines(triple, pairs), strict=True) if yes]
 
 
 def _implications(triple: str, base: str, features: list[str], candidates: list[str]) -> dict[str, list[str]]:
     jobs = [(triple, base, f, [b for b in candidates if b != f]) for f in features]
-    return dict(zip(features, _parallel(jobs, _implied)))
+    return dict(zip(features, _parallel(jobs, _implied), strict=True))
 
 
 def _invisible(triple: str, base: str, feature: str, implied: list[str]) -> bool:
@@ -286,15 +286,15 @@ def generate() -> dict[str, Any]:
     generic32 = probed.pop()
 
     width_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "") for c in cpus]
-    widths = dict(zip(cpus, _parallel(width_jobs, _preferred_width)))
+    widths = dict(zip(cpus, _parallel(width_jobs, _preferred_width), strict=True))
     cap_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "+avx512f") for c in cpus]
-    caps = dict(zip(cpus, _parallel(cap_jobs, _preferred_width)))
+    caps = dict(zip(cpus, _parallel(cap_jobs, _preferred_width), strict=True))
 
     known_to_clang = set(clang_cpus())
     cpu_table: dict[str, Any] = {}
     undetermined: dict[str, list[str]] = {}
     differences: dict[str, dict[str, list[str]]] = {}
-    for cpu, feats in zip(cpus, probed):
+    for cpu, feats in zip(cpus, probed, strict=True):
         entry: dict[str, Any] = {"64bit": is64[cpu]}
         have = set(feats) | ({"64bit"} if is64[cpu] else set())
         if cpu in known_to_clang:

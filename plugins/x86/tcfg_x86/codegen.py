@@ -7,7 +7,6 @@ from typing import Any
 
 from tcfg.cpu import host_triple
 from tcfg.plugin import LLVMCodegen, TargetError
-
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 

@@ -15,7 +15,6 @@ from functools import cache
 from pathlib import Path
 
 from tcfg.plugin import TargetError
-
 from tcfg_x86.data import CpuEntry, tables
 
 __all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]

@@ -54,7 +54,7 @@ class Tables:
 
 def load_json(name: str) -> Any:
     """A data file of this package, parsed."""
-    return json.loads(resources.files("tcfg_x86").joinpath("data", name).read_text(encoding="utf-8"))
+    return json.loads((resources.files("tcfg_x86") / "data" / name).read_text(encoding="utf-8"))
 
 
 @cache

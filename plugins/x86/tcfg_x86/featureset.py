@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tcfg.plugin import AttributeValueError
 from tcfg.errors import describe_choices
 from tcfg.features import FeatureValue, feature_name
-
+from tcfg.plugin import AttributeValueError
 from tcfg_x86.data import CpuEntry, Tables, tables
 
 __all__ = ["Resolved", "VECTOR_WIDTHS", "hardware_width", "llvm_feature", "resolve", "x86_cpu"]
@@ -47,8 +46,9 @@ def llvm_feature(name: str) -> str:
     """The LLVM spelling of a feature given in LLVM's or tcfg's spelling (``sse4_2`` -> ``sse4.2``)."""
     found = _spellings().get(feature_name(name))
     if found is None:
+        known = tables().isa | tables().tuning
         raise AttributeValueError(
-            f"-mattr: {name!r} is not an x86 feature LLVM 22 knows; {describe_choices(name, tables().isa | tables().tuning)}"
+            f"-mattr: {name!r} is not an x86 feature LLVM 22 knows; {describe_choices(name, known)}"
         )
     return found
 
@@ -150,7 +150,8 @@ def resolve(cpu: str, is64: bool, mattr: tuple[str, ...], vector_width: int | No
         )
     features = _features(t, frozen, hw, preferred)
     if hw:
-        why["vector_width_bits"] = f"the widest vector registers of these features ({'avx512f' if hw == 512 else 'avx' if hw == 256 else 'sse'})"
+        widest = {512: "avx512f", 256: "avx", 128: "sse"}[hw]
+        why["vector_width_bits"] = f"the widest vector registers of these features ({widest})"
         why["vector_lanes_32bit"] = f"{hw} bits / 32"
         why["preferred_vector_width_bits"] = source
     return Resolved(cpu, frozen, tuple(canonical), preferred, source, features, why)

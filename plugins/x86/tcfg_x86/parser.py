@@ -8,8 +8,7 @@ from typing import Any
 
 from tcfg.cpu import host_triple
 from tcfg.features import Feature, feature_name
-from tcfg.plugin import AttributeValueError, CpuParser, DeriveRequest, Derived
-
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 

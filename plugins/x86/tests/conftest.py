@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-import tcfg
 
+import tcfg
 import tcfg_x86.plugin
 
 

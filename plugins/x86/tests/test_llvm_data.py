@@ -46,7 +46,8 @@ def test_regenerated_data_matches() -> None:
         pytest.skip(f"regenerating needs {gen.CLANG}")
     stored = load_json("llvm_x86.json")
     if not stored["tools"]["llvm"].startswith(f"LLVM {'.'.join(map(str, llvm.llvm_version_info))} "):
-        pytest.skip(f"installed llvmlite bundles LLVM {llvm.llvm_version_info}, the data is from {stored['tools']['llvm']}")
+        installed = llvm.llvm_version_info
+        pytest.skip(f"installed llvmlite bundles LLVM {installed}, the data is from {stored['tools']['llvm']}")
     if gen.clang_version() != stored["tools"]["clang"]:
         pytest.skip(f"installed {gen.clang_version()} differs from {stored['tools']['clang']}")
     fresh = gen.generate()
