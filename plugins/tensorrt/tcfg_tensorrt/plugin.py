@@ -1,1 +1,61 @@
-"""The hook implementations of the tensorrt plugin."""
+"""The hook implementations of the tensorrt plugin: the ``tensorrt`` compiler, its codegen, tags.
+
+Importing this module reads no data and imports no TensorRT: the support tables are
+read when the registry first loads, and ``tensorrt`` only by the functions that use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tcfg.codegen import Codegen
+from tcfg.hookspecs import TagRegistrar
+from tcfg.kind import Compiler
+from tcfg.plugin import hookimpl
+from tcfg.target import Target
+
+
+def make_compiler(default_version: str | None = None) -> Compiler:
+    """The ``tensorrt`` compiler for the ``cuda`` kind.
+
+    ``default_version`` defaults to the installed TensorRT, else the data file's default.
+    """
+    from tcfg_tensorrt.facts import data
+    from tcfg_tensorrt.installed import installed_version
+    from tcfg_tensorrt.options import FEATURES, attrs
+    from tcfg_tensorrt.rules import parse_tensorrt
+
+    version = default_version or installed_version() or data()["default_version"]
+    return Compiler(
+        name="tensorrt",
+        kinds=("cuda",),
+        attrs=attrs(version),
+        parser=parse_tensorrt,
+        features=FEATURES,
+        doc="NVIDIA TensorRT: builds an inference engine for one GPU (or DLA core) from a whole network.",
+    )
+
+
+@hookimpl
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    register(make_compiler())
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_cuda.gpus import gpu_tags
+    from tcfg_tensorrt.tags import trt_tags
+
+    hosts = {tag.name: tag.config["host"] for tag in gpu_tags() if "host" in tag.config}
+    for tag in trt_tags(hosts):
+        register(tag.name, tag.config, description=tag.description, source=tag.source)
+
+
+@hookimpl(tryfirst=True)
+def tcfg_codegen(target: Target) -> Codegen | None:
+    """The TensorRT codegen for ``cuda`` targets with ``-compiler=tensorrt``; None for others."""
+    if target.kind.name != "cuda" or target.attrs.get("compiler") != "tensorrt":
+        return None
+    from tcfg_tensorrt.codegen import codegen_for
+
+    return codegen_for(target)
