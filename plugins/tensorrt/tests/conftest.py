@@ -1,0 +1,22 @@
+"""Shared fixtures: an isolated registry with the cuda and tensorrt plugins only."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcfg
+import tcfg_cuda.plugin
+import tcfg_tensorrt.plugin
+
+
+@pytest.fixture(scope="session")
+def reg() -> tcfg.Registry:
+    return tcfg.Registry(plugins=[tcfg_cuda.plugin, tcfg_tensorrt.plugin], autoload=False)
+
+
+@pytest.fixture()
+def build(reg: tcfg.Registry):  # type: ignore[no-untyped-def]
+    def make(spec: str | dict[str, object]) -> tcfg.Target:
+        return tcfg.Target(spec, registry=reg)
+
+    return make
