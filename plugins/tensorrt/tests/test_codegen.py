@@ -73,7 +73,8 @@ def test_trtexec_11x_has_no_precision_or_typing_flags(build: Build) -> None:
 
 def test_same_compute_capability_spelling(build: Build) -> None:
     gen = _codegen(
-        build, "cuda -arch=sm_89 -compiler=tensorrt -trt_version=10.8 -trt_hardware_compatibility=same_compute_capability"
+        build,
+        "cuda -arch=sm_89 -compiler=tensorrt -trt_version=10.8 -trt_hardware_compatibility=same_compute_capability",
     )
     assert gen.trtexec_args() == ["--hardwareCompatibilityLevel=sameComputeCapability"]
 
@@ -218,7 +219,7 @@ def test_builder_config_11x_sets_no_precision_flags(
 def test_builder_config_refuses_another_major(build: Build, fake_trt: Callable[[str], list[tuple[Any, ...]]]) -> None:
     fake_trt("10.7.0")
     gen = _codegen(build, "cuda -arch=sm_90 -compiler=tensorrt -trt_version=11.0")
-    with pytest.raises(tcfg.TargetError, match="tensorrt 10.7.0 is installed"):
+    with pytest.raises(tcfg.TargetError, match=r"tensorrt 10\.7\.0 is installed"):
         gen.builder_config()
 
 
@@ -229,7 +230,9 @@ def test_real_tensorrt_builder_config(reg: tcfg.Registry) -> None:  # pragma: no
     from tcfg_tensorrt.installed import installed_version
 
     version = installed_version()
-    target = tcfg.Target(f"cuda -arch=sm_80 -compiler=tensorrt -trt_version={version} -trt_optimization_level=2", registry=reg)
+    target = tcfg.Target(
+        f"cuda -arch=sm_80 -compiler=tensorrt -trt_version={version} -trt_optimization_level=2", registry=reg
+    )
     config = target.codegen().builder_config()  # type: ignore[attr-defined]
     assert config.builder_optimization_level == 2
     assert isinstance(config, trt.IBuilderConfig)
