@@ -111,6 +111,9 @@ class ToyCpuParser(CpuParser):
     def claims_cpu(self, mcpu: str) -> bool:
         return mcpu.startswith("toy-")
 
+    def cpu_names(self) -> list[str]:
+        return ["toy-generic", "toy-v"]
+
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs = dict(request.attrs)
         cpu = attrs.get("mcpu", "toy-generic")

@@ -49,7 +49,16 @@ def test_without_triple_the_cpu_name_decides_and_the_parser_fills_the_triple(reg
     t = tcfg.Target("c -mcpu=toy-v", registry=reg)
     assert t.attrs["mtriple"] == "riscv64-unknown-linux-gnu"
     assert tcfg.Target(str(t), registry=reg) == t
-    assert tcfg.Target("c -mcpu=other", registry=reg).keys == ("cpu",)
+
+
+def test_unknown_cpu_without_triple_is_an_error_when_parsers_are_installed(
+    reg: tcfg.Registry, core: tcfg.Registry
+) -> None:
+    with pytest.raises(tcfg.AttributeValueError, match=r"not a CPU .* did you mean 'toy-v'\?.*give -mtriple"):
+        tcfg.Target("c -mcpu=tyo-v", registry=reg)
+    assert tcfg.Target("c -mcpu=tyo-v -mtriple=sparc", registry=reg).keys == ("cpu",)
+    assert tcfg.Target("c -mcpu=generic", registry=reg).keys == ("cpu",)
+    assert tcfg.Target("c -mcpu=tyo-v", registry=core).keys == ("cpu",)
 
 
 def test_sub_parser_errors_quote_the_input(reg: tcfg.Registry) -> None:

@@ -96,7 +96,7 @@ class LLVMCodegen(Codegen):
         except RuntimeError as exc:
             raise TargetError(f"llvmlite's LLVM has no target for triple {self.triple!r}: {exc}") from exc
         machine = target.create_target_machine(
-            cpu=self.cpu, features=self.feature_string, opt=self.opt_level, reloc="pic"
+            cpu=self.cpu, features=self.feature_string, opt=self.opt_level, reloc="pic", codemodel="small"
         )
         try:
             module = llvm.parse_assembly(llvm_ir)
@@ -105,7 +105,7 @@ class LLVMCodegen(Codegen):
             raise TargetError(f"invalid LLVM IR: {exc}") from exc
         module.triple = self.triple
         module.data_layout = str(machine.target_data)
-        tuning = llvm.create_pipeline_tuning_options(speed_level=self.opt_level, size_level=0)
+        tuning = llvm.create_pipeline_tuning_options(speed_level=self.opt_level)
         tuning.loop_vectorization = True
         tuning.slp_vectorization = True
         builder = llvm.create_pass_builder(machine, tuning)

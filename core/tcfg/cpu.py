@@ -2,8 +2,10 @@
 
 The triple's architecture decides first (aliases normalised: ``arm64`` is ``aarch64``,
 ``amd64`` is ``x86_64``, ``thumbv7em`` is ``arm``); without a triple, the sub-parser
-that recognises ``mcpu`` claims it. With no claimant the target stays valid, with the
-kind's keys and no vendor features.
+that recognises ``mcpu`` (else ``march``) claims it. A triple of an architecture no
+plugin knows leaves the target valid, with the kind's keys and no vendor features; an
+``mcpu`` without a triple that no installed sub-parser knows is an error naming the
+closest CPUs they know (with no sub-parser installed, it stays valid too).
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tcfg.errors import AttributeValueError
+from tcfg.errors import AttributeValueError, describe_choices
 from tcfg.features import Feature
 from tcfg.kind import Derived, DeriveRequest
 
@@ -79,6 +81,17 @@ class CpuParser(ABC):
         """
 
     @abstractmethod
+    def cpu_names(self) -> Iterable[str]:
+        """Every CPU name :meth:`claims_cpu` accepts (for suggestions when none does)."""
+
+    def claims_march(self, march: str) -> bool:
+        """Whether ``march`` (an architecture, possibly with ``+ext``) is of this parser's arches.
+
+        Asked when the target has neither a triple nor ``mcpu``; the default claims nothing.
+        """
+        return False
+
+    @abstractmethod
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         """Keys, features and canonical attributes for a claimed target.
 
@@ -103,14 +116,18 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     if triple is not None:
         arch = arch_family(triple)
         chosen = next((p for p in parsers if arch in p.arches), None)
-    elif mcpu is not None:
-        claimants = [p for p in parsers if p.claims_cpu(mcpu)]
-        if len(claimants) > 1:
-            names = ", ".join(p.name for p in claimants)
+    elif mcpu is not None and mcpu != "generic":
+        chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if p.claims_cpu(mcpu)])
+        if chosen is None and parsers:
+            known = {name for p in parsers for name in p.cpu_names()}
             raise AttributeValueError(
-                f"-mcpu={mcpu} is claimed by several CPU parsers ({names}); add -mtriple to choose"
+                f"-mcpu={mcpu} is not a CPU that the installed CPU parsers "
+                f"({', '.join(p.name for p in parsers)}) know; {describe_choices(mcpu.split('+')[0], known)} "
+                "(give -mtriple to target an architecture that has no plugin)"
             )
-        chosen = claimants[0] if claimants else None
+    elif mcpu is None and attrs.get("march") is not None:
+        march = attrs["march"]
+        chosen = _one_claimant("march", march, [p for p in parsers if p.claims_march(march)])
     if chosen is None:
         if mcpu == "native":
             raise AttributeValueError(
@@ -123,3 +140,12 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     if derived.attrs is None:
         return Derived(attrs, derived.keys, derived.features, derived.why)
     return derived
+
+
+def _one_claimant(option: str, value: str, claimants: list[CpuParser]) -> CpuParser | None:
+    if len(claimants) > 1:
+        names = ", ".join(p.name for p in claimants)
+        raise AttributeValueError(
+            f"-{option}={value} is claimed by several CPU parsers ({names}); add -mtriple to choose"
+        )
+    return claimants[0] if claimants else None

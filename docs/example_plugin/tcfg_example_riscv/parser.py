@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from tcfg.errors import describe_choices
-from tcfg.plugin import AttributeValueError, CpuParser, DeriveRequest, Derived, Feature
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature
 
 
 @cache
@@ -34,6 +34,9 @@ class RiscvParser(CpuParser):
 
     def claims_cpu(self, mcpu: str) -> bool:
         return mcpu in cpu_table()["cpus"] and mcpu != "generic-rv64"
+
+    def cpu_names(self) -> list[str]:
+        return sorted(cpu_table()["cpus"])
 
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         table = cpu_table()

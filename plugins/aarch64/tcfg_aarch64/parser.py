@@ -34,6 +34,12 @@ class ArmCpuParser(CpuParser):
         name = split_mods(mcpu)[0]
         return name != "generic" and family_of_cpu(name) is not None
 
+    def cpu_names(self) -> list[str]:
+        return sorted({*aarch64().cpus, *arm().cpus} - {"generic"})
+
+    def claims_march(self, march: str) -> bool:
+        return family_of_march(march) is not None
+
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs = request.attrs
         changed: dict[str, Any] | None = None
@@ -51,8 +57,16 @@ def family_for(attrs: Any, arch: str | None) -> Family:
         return aarch64()
     if arch == "arm":
         return arm()
-    family = family_of_cpu(split_mods(attrs.get("mcpu") or "")[0])
+    mcpu, march = attrs.get("mcpu"), attrs.get("march")
+    family = family_of_cpu(split_mods(mcpu)[0]) if mcpu else family_of_march(march) if march else None
     return family if family is not None else aarch64()
+
+
+def family_of_march(march: str) -> Family | None:
+    """The family whose architecture table has ``march`` (``armv8.2-a`` or clang's ``armv8.2a``)."""
+    name = split_mods(march)[0]
+    dashed = name[:-1] + "-a" if name.endswith("a") and not name.endswith("-a") else name
+    return next((f for f in (aarch64(), arm()) if name in f.arches or dashed in f.arches), None)
 
 
 def resolve_target(attrs: Any, arch: str | None) -> Resolved:

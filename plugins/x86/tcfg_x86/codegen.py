@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.cpu import host_triple
-from tcfg.plugin import LLVMCodegen, TargetError
+from tcfg.plugin import LLVMCodegen
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 
@@ -33,34 +33,6 @@ class X86Codegen(LLVMCodegen):
         out["vector_width_source"] = self.vector_width_source
         return out
 
-    def emit_assembly(self, llvm_ir: str) -> str:
-        """Optimise ``llvm_ir`` for this target (vectorisers on) and return x86 assembly.
-
-        Needs llvmlite. (Overrides the core's version, which passes ``size_level`` to
-        ``create_pipeline_tuning_options``; llvmlite 0.50 has no such argument.)
-        """
-        try:
-            import llvmlite.binding as llvm
-        except ImportError as exc:
-            raise TargetError("emitting assembly needs llvmlite: pip install 'tcfg-core[llvm]'") from exc
-        llvm.initialize_all_targets()
-        llvm.initialize_all_asmprinters()
-        machine = llvm.Target.from_triple(self.triple).create_target_machine(
-            cpu=self.cpu, features=self.feature_string, opt=self.opt_level, reloc="pic", codemodel="small"
-        )
-        try:
-            module = llvm.parse_assembly(llvm_ir)
-            module.verify()
-        except RuntimeError as exc:
-            raise TargetError(f"invalid LLVM IR: {exc}") from exc
-        module.triple = self.triple
-        module.data_layout = str(machine.target_data)
-        tuning = llvm.create_pipeline_tuning_options(speed_level=self.opt_level)
-        tuning.loop_vectorization = True
-        tuning.slp_vectorization = True
-        builder = llvm.create_pass_builder(machine, tuning)
-        builder.getModulePassManager().run(module, builder)
-        return str(machine.emit_assembly(module))
 
 
 def codegen_for(attrs: Any, kind: str) -> X86Codegen:

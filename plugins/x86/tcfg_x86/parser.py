@@ -45,6 +45,13 @@ class X86CpuParser(CpuParser):
     def claims_cpu(self, mcpu: str) -> bool:
         return mcpu != "generic" and mcpu in tables().cpus
 
+    def cpu_names(self) -> list[str]:
+        return sorted(set(tables().cpus) - {"generic"})
+
+    def claims_march(self, march: str) -> bool:
+        """On x86, clang's ``-march`` names a CPU."""
+        return self.claims_cpu(march)
+
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs: dict[str, Any] = dict(request.attrs)
         cpu = attrs.get("mcpu")

@@ -12,6 +12,9 @@ class Clash(CpuParser):
     def claims_cpu(self, mcpu: str) -> bool:
         return False
 
+    def cpu_names(self) -> list[str]:
+        return []
+
     def parse(self, request: Any, arch: Any) -> Any:
         raise AssertionError("never chosen")
 
