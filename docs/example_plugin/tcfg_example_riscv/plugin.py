@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from tcfg.plugin import CpuParser, LLVMCodegen, arch_family, hookimpl, host_triple
-
 from tcfg_example_riscv.parser import RiscvParser
 
 
