@@ -26,10 +26,10 @@ from tcfg.features import FeatureValue
 from tcfg.grammar import Option, pointer, split_options, tokenize
 from tcfg.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
 from tcfg.schema import Attr, InvalidValue
+from tcfg.target import Target
 
 if TYPE_CHECKING:
     from tcfg.registry import Registry
-    from tcfg.target import Target
 
 __all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish", "nested_context", "with_attrs"]
 
@@ -87,8 +87,6 @@ def _too_deep(spec: Any) -> TargetError:
 
 
 def _build(registry: Registry, spec: Any, host: Any, depth: int) -> Target:
-    from tcfg.target import Target
-
     if depth > MAX_DEPTH:
         raise _TooDeep
     if isinstance(spec, Target):
@@ -210,21 +208,22 @@ def _from_text(registry: Registry, text: str, depth: int) -> Target:
     compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else base.get("compiler")
     compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
     given: dict[str, Any] = {}
+    nested = _Nested(registry, depth)
     for opt in options:
         attr = _attr(registry, kind, compiler, opt.key, text, opt)
         if opt.key in given:
             raise AttributeValueError(
                 f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
-        given[opt.key] = _convert_text(attr, opt, text, registry, depth)
+        given[opt.key] = _convert_text(attr, opt, text, nested)
     return finish(registry, kind, {**base, **given}, text, depth)
 
 
-def _convert_text(attr: Attr, opt: Option, text: str, registry: Registry, depth: int) -> Any:
+def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
     if opt.value is None:
         return True
     try:
-        return attr.type.from_text(opt.value, nested_context(registry, depth))
+        return attr.type.from_text(opt.value, nested)
     except InvalidValue as exc:
         raise AttributeValueError(
             f"target {_short(text)!r}: -{opt.key} {exc}" + pointer(text, opt.token.start, opt.token.end)
@@ -313,7 +312,9 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     return finish(registry, kind, {**base, **given}, text, depth)
 
 
-def _run(parser: Parser, request: DeriveRequest, owner: str, text: Any) -> Derived:
+def _run(
+    parser: Parser, request: DeriveRequest, registry: Registry, kind: TargetKind, text: Any, compiler: str = ""
+) -> Derived:
     try:
         derived = parser(request)
     except TargetError as exc:
@@ -322,66 +323,79 @@ def _run(parser: Parser, request: DeriveRequest, owner: str, text: Any) -> Deriv
         raise TargetError(f"target {_short(text)!r} nests too deeply") from None
     except Exception as exc:
         raise PluginError(
-            f"target {_short(text)!r}: the parser of plugin {owner!r} failed: {type(exc).__name__}: {exc}"
+            f"target {_short(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
         ) from exc
     if not isinstance(derived, Derived):
-        raise PluginError(f"the parser of plugin {owner!r} returned {derived!r}, not a Derived")
+        raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {derived!r}, not a Derived")
     return derived
+
+
+def _parser_name(registry: Registry, kind: TargetKind, compiler: str) -> str:
+    if compiler:
+        return f"the parser of compiler {compiler!r} (kind {kind.name!r})"
+    return f"the parser of plugin {registry.owner('kind', kind.name)!r}"
 
 
 def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int) -> Target:
     """Check compiler and attributes, fill defaults, run the parsers, and make the Target."""
-    from tcfg.target import Target
-
     compiler = _compiler(registry, kind, attrs.get("compiler"), text)
     defaults: Mapping[str, Any] = kind.defaults
+    table = kind.table
     if compiler is not None:
         for key in attrs:
-            if key not in kind.table and key not in compiler.table:
+            if key not in table and key not in compiler.table:
                 _attr(registry, kind, compiler, key, text, None)
         defaults = {**defaults, **{n: a.default for n, a in compiler.table.items() if a.default is not None}}
     else:
         for key in attrs:
-            if key not in kind.table:
+            if key not in table:
                 _attr(registry, kind, None, key, text, None)
     full = {**defaults, **attrs}
-    keys: list[str] = list(full.get("keys", ()))
-    features: dict[str, FeatureValue] = {}
-    why: dict[str, str] = {}
+    keys: tuple[str, ...] = tuple(full.get("keys", ()))
+    found: list[Derived] = []
     if kind.parser is not None:
-        owner = registry.owner("kind", kind.name)
-        derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), owner, text)
+        derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), registry, kind, text)
         if derived.attrs is not None and derived.attrs != full:
-            full = _checked_changes(registry, kind, compiler, full, derived.attrs, owner, depth)
+            full = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
         if derived.defaults:
-            implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, owner, depth)
+            implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth)
             defaults = {**defaults, **implied}
             full = {**implied, **full}
-        keys += derived.keys
-        features.update(derived.features)
-        why.update(derived.why)
+        found.append(derived)
     if compiler is not None and compiler.parser is not None:
-        request = DeriveRequest(kind.name, full, registry, features)
-        derived = _run(compiler.parser, request, f"compiler {compiler.name}", text)
-        keys += derived.keys
-        features.update(derived.features)
-        why.update(derived.why)
+        request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
+        found.append(_run(compiler.parser, request, registry, kind, text, compiler.name))
     if registry.derive_hooks():
-        request = DeriveRequest(kind.name, full, registry, dict(features))
+        request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
         try:
-            extra = registry.call_derive_hooks(request)
+            found += [derived for _plugin, derived in registry.call_derive_hooks(request)]
         except TargetError as exc:
             raise type(exc)(f"target {_short(text)!r}: {exc}") from None
-        for _plugin, derived in extra:
-            keys += derived.keys
-            features.update(derived.features)
-            why.update(derived.why)
-    undeclared = features.keys() - registry.features.docs.keys()
-    if undeclared:
-        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {sorted(undeclared)}")
+    features, why = _merged(found)
+    declared = registry.features.docs
+    if not features.keys() <= declared.keys():
+        undeclared = sorted(features.keys() - declared.keys())
+        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {undeclared}")
+    for derived in found:
+        keys += derived.keys
     keys += kind.default_keys
     config = {k: v for k, v in full.items() if defaults.get(k, _MISSING) != v}
     return Target._make(kind, compiler, full, config, tuple(dict.fromkeys(keys)), features, why, registry)
+
+
+def _merged(found: list[Derived]) -> tuple[Mapping[str, FeatureValue], Mapping[str, str]]:
+    """The features and explanations of all parsers; shared, not copied, when only one gave any."""
+    given = [d for d in found if d.features or d.why]
+    if not given:
+        return {}, {}
+    if len(given) == 1:
+        return given[0].features, given[0].why
+    features: dict[str, FeatureValue] = {}
+    why: dict[str, str] = {}
+    for derived in given:
+        features.update(derived.features)
+        why.update(derived.why)
+    return features, why
 
 
 def _checked_changes(
@@ -390,7 +404,6 @@ def _checked_changes(
     compiler: Compiler | None,
     full: dict[str, Any],
     changed: Mapping[str, Any],
-    owner: str,
     depth: int,
 ) -> dict[str, Any]:
     out = dict(changed)
@@ -399,9 +412,9 @@ def _checked_changes(
             continue
         attr = kind.table.get(key) or (compiler.table.get(key) if compiler else None)
         if attr is None:
-            raise PluginError(f"the parser of plugin {owner!r} set the undeclared attribute {key!r}")
+            raise PluginError(f"{_parser_name(registry, kind, '')} set the undeclared attribute {key!r}")
         try:
             out[key] = attr.type.check(value, nested_context(registry, depth))
         except InvalidValue as exc:
-            raise PluginError(f"the parser of plugin {owner!r} set {key!r} to {value!r}, which {exc}") from None
+            raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {value!r}, which {exc}") from None
     return out

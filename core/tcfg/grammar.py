@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tcfg.errors import TargetSyntaxError
 
@@ -26,10 +26,10 @@ _SPECIAL = frozenset("'\"\\")
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\,]")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 _NUMBER = re.compile(r"-[0-9]")
+_WORD = re.compile(r"\S+")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One whitespace-separated word of the input, quotes and escapes resolved.
 
     ``eq`` is the index of the first unquoted ``=`` (or -1), ``commas`` the indexes
@@ -52,8 +52,7 @@ class Token:
         return self.dash and not _NUMBER.match(self.text)
 
 
-@dataclass(frozen=True, slots=True)
-class RawValue:
+class RawValue(NamedTuple):
     """The text of an option's value, with the unquoted commas that split list values."""
 
     text: str
@@ -64,6 +63,8 @@ class RawValue:
         """The comma-separated items; an empty unquoted value is the empty list."""
         if not self.text and not self.quoted:
             return []
+        if not self.commas:
+            return [self.text]
         items, last = [], 0
         for pos in self.commas:
             items.append(self.text[last:pos])
@@ -72,8 +73,7 @@ class RawValue:
         return items
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """One ``-key[=value]`` option; ``value`` is None for a bare flag."""
 
     key: str
@@ -96,7 +96,7 @@ def tokenize(text: str) -> list[Token]:
 
 def _tokenize_plain(text: str) -> list[Token]:
     tokens = []
-    for match in re.finditer(r"\S+", text):
+    for match in _WORD.finditer(text):
         word = match.group()
         commas = tuple(i for i, c in enumerate(word) if c == ",") if "," in word else ()
         tokens.append(Token(word, word.find("="), commas, False, word[0] == "-", match.start(), match.end()))
@@ -116,9 +116,7 @@ def _tokenize_quoted(text: str) -> list[Token]:
             c = text[i]
             if c == "\\":
                 if i + 1 >= n:
-                    raise TargetSyntaxError(
-                        f"target {text!r} ends with a lone backslash" + pointer(text, i, i + 1)
-                    )
+                    raise TargetSyntaxError(f"target {text!r} ends with a lone backslash" + pointer(text, i, i + 1))
                 chars.append(text[i + 1])
                 quoted = True
                 i += 2
@@ -176,8 +174,8 @@ def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]
         i += 1
         if tok.eq >= 0:
             off = tok.eq + 1
-            value = RawValue(tok.text[off:], tuple(c - off for c in tok.commas if c > tok.eq), tok.quoted)
-            options.append(Option(key, value, tok))
+            commas = tuple(c - off for c in tok.commas if c > tok.eq) if tok.commas else ()
+            options.append(Option(key, RawValue(tok.text[off:], commas, tok.quoted), tok))
             continue
         if is_flag(key):
             if i < n and tokens[i].text in ("true", "false") and not tokens[i].quoted:

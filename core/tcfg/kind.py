@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg.features import Feature, FeatureValue
 from tcfg.schema import Attr, String, StringList, TargetValue, attr_table
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "TargetKind", "Parser"]
 
 NAME = re.compile(r"[a-z][a-z0-9_\-]*\Z")
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 #: The attributes every kind has.
 COMMON_ATTRS: tuple[Attr, ...] = (
@@ -31,8 +32,7 @@ COMMON_ATTRS: tuple[Attr, ...] = (
 _COMMON_TABLE = attr_table(COMMON_ATTRS)
 
 
-@dataclass(frozen=True)
-class DeriveRequest:
+class DeriveRequest(NamedTuple):
     """What a parser sees: the kind's name, the attributes (given plus defaults), the registry.
 
     ``features`` holds what earlier steps derived (a BYOC compiler sees the kind's features).
@@ -41,11 +41,10 @@ class DeriveRequest:
     kind: str
     attrs: Mapping[str, Any]
     registry: Registry
-    features: Mapping[str, FeatureValue] = field(default_factory=dict)
+    features: Mapping[str, FeatureValue] = _EMPTY
 
 
-@dataclass(frozen=True)
-class Derived:
+class Derived(NamedTuple):
     """What a parser derives from a target's attributes.
 
     ``attrs``: the attributes to use instead (a parser may fill or canonicalise them;
@@ -61,9 +60,9 @@ class Derived:
 
     attrs: Mapping[str, Any] | None = None
     keys: tuple[str, ...] = ()
-    features: Mapping[str, FeatureValue] = field(default_factory=dict)
-    why: Mapping[str, str] = field(default_factory=dict)
-    defaults: Mapping[str, Any] = field(default_factory=dict)
+    features: Mapping[str, FeatureValue] = _EMPTY
+    why: Mapping[str, str] = _EMPTY
+    defaults: Mapping[str, Any] = _EMPTY
 
 
 #: A kind's or compiler's parser: raises TargetError for attributes it refuses.

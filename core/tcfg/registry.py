@@ -397,7 +397,7 @@ class Registry:
         warnings.warn(message, PluginWarning, stacklevel=4)
 
     def _make_tag(self, name: str, config: Any, description: str, source: str, owner: str) -> TagEntry:
-        from tcfg.build import build
+        from tcfg.build import build, with_attrs
 
         if not isinstance(name, str) or not _TAG_NAME.match(name):
             raise TargetError(
@@ -406,10 +406,8 @@ class Registry:
             )
         if name in self._kinds:
             raise TargetError(f"tag name {name!r} is already a kind")
-        base = build(self, config)
-        target = build(self, {**base.export(), "tag": name})
-        exported = target.export()
-        return TagEntry(name, exported, target, description, source, owner)
+        target = with_attrs(build(self, config), {"tag": name})
+        return TagEntry(name, target.export(), target, description, source, owner)
 
     # -- queries -----------------------------------------------------------------------
 
@@ -549,8 +547,6 @@ class Registry:
 
     def target(self, spec: Any, host: Any = None) -> Target:
         """The target for ``spec`` (with ``host``), built once per distinct text."""
-        from tcfg.build import build
-
         if not self._loaded:
             self._ensure()
         if type(spec) is str and (host is None or type(host) is str):
@@ -558,11 +554,15 @@ class Registry:
             hit = self._cache.get(key)
             if hit is not None:
                 return hit
+            from tcfg.build import build
+
             made = build(self, spec, host)
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
             self._cache[key] = made
             return made
+        from tcfg.build import build
+
         return build(self, spec, host)
 
     def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:

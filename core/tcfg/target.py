@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tcfg.features import Features, FeatureValue
+from tcfg.registry import default_registry
 
 if TYPE_CHECKING:
     from tcfg.codegen import Codegen
@@ -56,8 +57,8 @@ class Target:
     _attrs: Mapping[str, Any]
     _config: dict[str, Any]
     _keys: tuple[str, ...]
-    _feature_values: dict[str, FeatureValue]
-    _why: dict[str, str]
+    _feature_values: Mapping[str, FeatureValue]
+    _why: Mapping[str, str]
     _features: Features | None
     _registry: Registry
     _hash: int
@@ -65,11 +66,7 @@ class Target:
     _json: str | None
 
     def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
-        if registry is None:
-            from tcfg.registry import default_registry
-
-            registry = default_registry()
-        return registry.target(spec, host)
+        return (registry or default_registry()).target(spec, host)
 
     @classmethod
     def _make(
@@ -79,16 +76,12 @@ class Target:
         attrs: dict[str, Any],
         config: dict[str, Any],
         keys: tuple[str, ...],
-        features: dict[str, FeatureValue],
-        why: dict[str, str],
+        features: Mapping[str, FeatureValue],
+        why: Mapping[str, str],
         registry: Registry,
     ) -> Target:
         self = object.__new__(cls)
-        rank = (
-            kind.rank
-            if compiler is None
-            else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
-        )
+        rank = kind.rank if compiler is None else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
         ordered = {k: config[k] for k in sorted(config, key=rank.__getitem__)}
         put = object.__setattr__
         put(self, "kind", kind)
@@ -197,9 +190,7 @@ class Target:
             return True
         if not isinstance(other, Target):
             return NotImplemented
-        return (
-            self._hash == other._hash and self.kind.name == other.kind.name and self._config == other._config
-        )
+        return self._hash == other._hash and self.kind.name == other.kind.name and self._config == other._config
 
     def __hash__(self) -> int:
         return self._hash
