@@ -233,3 +233,23 @@ def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.Mon
     tcfg.register_tag("mine/a3", {"tag": "acme/a2", "gen": 3})
     assert tcfg.Target("mine/a3").attrs["lanes"] == 16
     assert [r.name for r in tcfg.plugins()] == ["core", "accel"]
+
+
+@pytest.mark.parametrize("group", ["tcfg", "console_scripts", "pytest11"])
+def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
+    from importlib.metadata import entry_points
+
+    from tcfg.loader import installed_entry_points
+
+    mine = sorted((e.name, e.value, e.distribution, e.version) for e in installed_entry_points(group))
+    theirs = sorted((e.name, e.value, e.dist.name, e.dist.version) for e in entry_points(group=group) if e.dist)
+    assert mine == theirs
+
+
+def test_load_object_follows_module_and_attribute_paths() -> None:
+    from tcfg.loader import load_object
+
+    assert load_object("tcfg.build:MAX_DEPTH") == 32
+    assert load_object("tcfg.kind") is sys.modules["tcfg.kind"]
+    with pytest.raises(ModuleNotFoundError):
+        load_object("tcfg_no_such_module")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Callable, Mapping
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
 
-__all__ = ["Candidate", "Skipped", "discover", "env_flag"]
+__all__ = ["Candidate", "EntryPoint", "Skipped", "discover", "env_flag", "installed_entry_points", "load_object"]
 
 GROUP = "tcfg"
 
@@ -49,20 +54,107 @@ def discover(environ: Mapping[str, str] | None = None) -> tuple[list[Candidate],
     env = os.environ if environ is None else environ
     if env_flag(env, "TCFG_DISABLE_PLUGIN_AUTOLOAD"):
         return [], []
-    from importlib.metadata import entry_points
-
     only = _names(env["TCFG_LOAD_PLUGINS"]) if "TCFG_LOAD_PLUGINS" in env else None
     blocked = _names(env.get("TCFG_DISABLED_PLUGINS", ""))
     load: list[Candidate] = []
     skip: list[Skipped] = []
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
-        dist = getattr(ep, "dist", None)
-        dist_name = dist.name if dist is not None else None
-        version = dist.version if dist is not None else None
+    for ep in sorted(installed_entry_points(GROUP), key=lambda e: (e.name, e.value)):
         if only is not None and ep.name not in only:
-            skip.append(Skipped(ep.name, dist_name, version, "not listed in TCFG_LOAD_PLUGINS"))
+            skip.append(Skipped(ep.name, ep.distribution, ep.version, "not listed in TCFG_LOAD_PLUGINS"))
         elif ep.name in blocked:
-            skip.append(Skipped(ep.name, dist_name, version, "listed in TCFG_DISABLED_PLUGINS"))
+            skip.append(Skipped(ep.name, ep.distribution, ep.version, "listed in TCFG_DISABLED_PLUGINS"))
         else:
-            load.append(Candidate(ep.name, dist_name, version, ep.load))
+            load.append(Candidate(ep.name, ep.distribution, ep.version, partial(load_object, ep.value)))
     return load, skip
+
+
+class EntryPoint(NamedTuple):
+    """One entry point of an installed distribution."""
+
+    name: str
+    value: str
+    distribution: str
+    version: str | None
+
+
+def installed_entry_points(group: str, path: Sequence[str] | None = None) -> list[EntryPoint]:
+    """The entry points in ``group`` of the distributions installed on ``path`` (``sys.path``).
+
+    Reads ``*.dist-info``/``*.egg-info`` directories directly, as ``importlib.metadata``
+    does (the first distribution of a name on the path wins) but without importing it,
+    which costs a fresh process tens of milliseconds.
+    """
+    found: list[EntryPoint] = []
+    seen: set[str] = set()
+    header = f"[{group}]"
+    for base in sys.path if path is None else path:
+        directory = base or "."
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            continue
+        for name in names:
+            stem, dot, suffix = name.rpartition(".")
+            if suffix not in ("dist-info", "egg-info") or not dot:
+                continue
+            key = _normalise(stem.split("-", 1)[0])
+            if key in seen:
+                continue
+            seen.add(key)
+            meta = os.path.join(directory, name)
+            text = _read(os.path.join(meta, "entry_points.txt"))
+            if text is None or header not in text:
+                continue
+            dist, version = _identity(meta, suffix, stem)
+            found += [EntryPoint(n, v, dist, version) for n, v in _section(text, group)]
+    return found
+
+
+def load_object(value: str) -> object:
+    """The object an entry point names (``package.module`` or ``package.module:attr.sub``)."""
+    module_name, _, attrs = value.partition(":")
+    obj: object = importlib.import_module(module_name.strip())
+    for attr in filter(None, attrs.strip().split(".")):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _identity(meta: str, suffix: str, stem: str) -> tuple[str, str | None]:
+    """The distribution's name and version from its metadata headers."""
+    text = _read(os.path.join(meta, "METADATA" if suffix == "dist-info" else "PKG-INFO")) or ""
+    headers: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            break
+        field, _, value = line.partition(":")
+        headers.setdefault(field.strip().lower(), value.strip())
+    name = headers.get("name") or stem.split("-", 1)[0]
+    return name, headers.get("version")
+
+
+def _section(text: str, group: str) -> list[tuple[str, str]]:
+    """``(name, value)`` of each entry in the ``[group]`` section of an ``entry_points.txt``."""
+    entries, inside = [], False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            inside = line == f"[{group}]"
+            continue
+        if inside and "=" in line:
+            name, _, value = line.partition("=")
+            entries.append((name.strip(), value.split("[", 1)[0].strip()))
+    return entries

@@ -1,9 +1,10 @@
 """The TensorRT version installed on this machine, if any, without loading CUDA.
 
-The version comes from the package metadata of the ``tensorrt`` Python
-distributions (``tensorrt``, ``tensorrt-cu13``, ``tensorrt-cu12``); only when the
-module is importable but carries no metadata (JetPack's Debian packages) is the
-module itself imported to read ``tensorrt.__version__``.
+When the ``tensorrt`` module can be found, the version comes from the package
+metadata of the ``tensorrt`` Python distributions (``tensorrt``, ``tensorrt-cu13``,
+``tensorrt-cu12``); only when the module carries no metadata (JetPack's Debian
+packages) is it imported to read ``tensorrt.__version__``. Without the module,
+``importlib.metadata`` (slow to import) is not touched.
 """
 
 from __future__ import annotations
@@ -28,15 +29,17 @@ def _major_minor_patch(text: str) -> str | None:
 @functools.cache
 def installed_version() -> str | None:
     """``"10.3"`` or ``"11.4.1"`` for the installed TensorRT, or None when there is none."""
-    from importlib import metadata, util
+    from importlib import util
+
+    if util.find_spec("tensorrt") is None:
+        return None
+    from importlib import metadata
 
     for dist in _DISTRIBUTIONS:
         try:
             return _major_minor_patch(metadata.version(dist))
         except metadata.PackageNotFoundError:
             continue
-    if util.find_spec("tensorrt") is None:
-        return None
     import tensorrt
 
     return _major_minor_patch(str(tensorrt.__version__))

@@ -116,9 +116,12 @@ def _plugins() -> list[object]:
 
 
 def test_installed_version_from_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
-    from importlib import metadata
+    from importlib import metadata, util
 
     from tcfg_tensorrt import installed
+
+    real_find_spec = util.find_spec
+    monkeypatch.setattr(util, "find_spec", lambda name: object() if name == "tensorrt" else real_find_spec(name))
 
     def fake_version(dist: str) -> str:
         if dist == "tensorrt-cu13":
@@ -129,6 +132,20 @@ def test_installed_version_from_metadata(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(metadata, "version", fake_version)
     try:
         assert installed.installed_version() == "10.14.1"
+    finally:
+        installed.installed_version.cache_clear()
+
+
+def test_installed_version_is_none_without_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import util
+
+    from tcfg_tensorrt import installed
+
+    real_find_spec = util.find_spec
+    monkeypatch.setattr(util, "find_spec", lambda name: None if name == "tensorrt" else real_find_spec(name))
+    installed.installed_version.cache_clear()
+    try:
+        assert installed.installed_version() is None
     finally:
         installed.installed_version.cache_clear()
 
