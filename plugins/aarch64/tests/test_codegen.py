@@ -1,4 +1,4 @@
-"""Codegen configuration, and assembly emitted through llvmlite's LLVM for real vector ISAs."""
+"""Codegen configuration, and assembly emitted by it (through llvmlite's LLVM) for real vector ISAs."""
 
 from __future__ import annotations
 
@@ -74,26 +74,9 @@ def test_codegen_march_only(make) -> None:
 
 
 def _asm(make, spec: str) -> str:
-    """Assembly for SAXPY from llvmlite's LLVM, configured by the target's codegen.
-
-    Drives llvmlite directly with the codegen's triple, CPU, feature string and float ABI
-    (the same steps as LLVMCodegen.emit_assembly), so it tests this plugin's configuration.
-    """
-    llvm = pytest.importorskip("llvmlite.binding", reason="emitting assembly needs llvmlite (the 'llvm' extra)")
-    cg = make(spec).codegen()
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    machine = llvm.Target.from_triple(cg.triple).create_target_machine(
-        cpu=cg.cpu, features=cg.feature_string, opt=2, reloc="pic"
-    )
-    module = llvm.parse_assembly(SAXPY)
-    module.triple = cg.triple
-    module.data_layout = str(machine.target_data)
-    tuning = llvm.create_pipeline_tuning_options(speed_level=2)
-    tuning.loop_vectorization = True
-    builder = llvm.create_pass_builder(machine, tuning)
-    builder.getModulePassManager().run(module, builder)
-    return str(machine.emit_assembly(module))
+    """Assembly for SAXPY emitted by the target's codegen (llvmlite's LLVM, the 'llvm' extra)."""
+    pytest.importorskip("llvmlite.binding", reason="emitting assembly needs llvmlite (the 'llvm' extra)")
+    return make(spec).codegen().emit_assembly(SAXPY)
 
 
 def test_neon_fmla_for_cortex_a72(make) -> None:
