@@ -17,9 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = {
     "riscv": ROOT / "docs" / "example_plugin",
-    **{
-        name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")
-    },
+    **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")},
 }
 
 REPORT = """
@@ -49,9 +47,7 @@ def run(site: Path, code: str = REPORT, **env: str) -> subprocess.CompletedProce
     environ = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
     environ["PYTHONPATH"] = os.pathsep.join([str(site), environ.get("PYTHONPATH", "")])
     environ.update(env)
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120
-    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
 
 
 def report(site: Path, **env: str) -> dict[str, Any]:
@@ -128,3 +124,31 @@ def test_slow_plugin_delays_loading_but_not_import(site: Path) -> None:
     data = report(site, TCFG_LOAD_PLUGINS="slow,riscv")
     assert import_only < 2.0
     assert data["plugins"]["slow"]["status"] == "loaded" and "slow/box" in data["tags"]
+
+
+@pytest.mark.parametrize(
+    ("fault", "cause"),
+    [
+        ("broken", "tcfg_missing_dependency"),
+        ("shadow", "already owns"),
+        ("raising", "the tag table is corrupt"),
+        ("invalid", "invalid/bad"),
+    ],
+)
+def test_each_fault_is_reported_by_the_cli_and_strict_mode(site: Path, fault: str, cause: str) -> None:
+    listed = run(
+        site,
+        "from tcfg.cli import main; raise SystemExit(main(['plugins', '--json']))",
+        TCFG_LOAD_PLUGINS=f"riscv,{fault}",
+    )
+    records = {r["name"]: r for r in json.loads(listed.stdout)}
+    assert records[fault]["status"] == "failed" and cause in records[fault]["error"]
+    assert records["riscv"]["status"] == "loaded"
+    shown = run(
+        site,
+        "from tcfg.cli import main; raise SystemExit(main(['show', 'starfive/visionfive2']))",
+        TCFG_LOAD_PLUGINS=f"riscv,{fault}",
+    )
+    assert shown.returncode == 0 and "riscv_cpu" in shown.stdout
+    strict = run(site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS=f"riscv,{fault}", TCFG_STRICT_PLUGINS="1")
+    assert strict.returncode != 0 and "PluginError" in strict.stderr and cause in strict.stderr
