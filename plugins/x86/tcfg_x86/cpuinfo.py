@@ -1,10 +1,13 @@
 """Host detection from Linux ``/proc/cpuinfo``: the best LLVM CPU the host covers, plus the rest.
 
 Virtual machines hide CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the
-CPU name alone cannot carry the truth: the chosen CPU is the LLVM CPU with the most
-features among those whose every checkable feature the host reports, and every
-further host feature is added with ``-mattr``. The closest CPU overall and what the
-host lacks of it are reported too.
+CPU name alone cannot carry the truth. The chosen CPU is the closest LLVM CPU (the one
+sharing the most features with the host), with ``-mattr`` removing what the host lacks
+of it and adding what it has beyond: the features are exactly the host's and LLVM keeps
+the tuning of the real microarchitecture. When LLVM's dependency graph makes that
+inexact (removing a missing feature would remove one the host has), the chosen CPU is
+instead the one with the most features among those the host fully covers, plus
+``-mattr`` additions.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from tcfg.plugin import TargetError
 from tcfg_x86.data import CpuEntry, tables
+from tcfg_x86.featureset import resolve
 
 __all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]
 
@@ -76,12 +80,14 @@ def parse_cpuinfo(text: str) -> HostCpu:
     checkable = _checkable()
     is64 = "64bit" in host
     closest = _closest(host, checkable, is64)
-    chosen = _best_subset(host, checkable, is64, closest)
-    base = chosen.features if is64 else chosen.features_32bit_mode
-    mattr = tuple(f"+{f}" for f in sorted(host - base))
     missing = tuple(sorted((closest.features & checkable) - host))
+    chosen, mattr = _closest_minus_missing(host, checkable, is64, closest, missing)
+    if not chosen:
+        subset = _best_subset(host, checkable, is64, closest)
+        base = subset.features if is64 else subset.features_32bit_mode
+        chosen, mattr = subset.name, tuple(f"+{f}" for f in sorted(host - base))
     return HostCpu(
-        cpu=chosen.name,
+        cpu=chosen,
         mattr=mattr,
         features=host,
         closest=closest.name,
@@ -98,13 +104,29 @@ def _candidates(is64: bool) -> Iterable[CpuEntry]:
     return (c for c in tables().cpus.values() if (c.is_64bit or not is64) and (c.clang_march or "_" not in c.name))
 
 
+def _closest_minus_missing(
+    host: frozenset[str], checkable: frozenset[str], is64: bool, closest: CpuEntry, missing: tuple[str, ...]
+) -> tuple[str, tuple[str, ...]]:
+    """The closest CPU with what the host lacks removed and what it adds added, if that is exact.
+
+    Keeps LLVM's tuning for the host's real microarchitecture (an AMD guest stays a
+    ``znver``). Returns ``("", ())`` when removing a missing feature would also remove
+    one the host has (LLVM's dependency graph), so the result would not be exact.
+    """
+    base = closest.features if is64 else closest.features_32bit_mode
+    mattr = (*(f"-{f}" for f in missing), *(f"+{f}" for f in sorted(host - base)))
+    try:
+        isa = resolve(closest.name, is64, mattr, None).isa
+    except TargetError:
+        return "", ()
+    if host <= isa and isa & checkable <= host:
+        return closest.name, mattr
+    return "", ()
+
+
 def _best_subset(host: frozenset[str], checkable: frozenset[str], is64: bool, closest: CpuEntry) -> CpuEntry:
     """The fitting CPU most like ``closest``: same vector-width tuning, then most shared features."""
-    fits = [
-        c
-        for c in _candidates(is64)
-        if ((c.features if is64 else c.features_32bit_mode) & checkable) <= host
-    ]
+    fits = [c for c in _candidates(is64) if ((c.features if is64 else c.features_32bit_mode) & checkable) <= host]
     if not fits:
         raise TargetError(f"no LLVM x86 CPU fits the host's features {sorted(host)}")
     like = closest.features & checkable
