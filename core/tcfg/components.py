@@ -63,9 +63,7 @@ class ComponentType(AttrType):
         found = build.registry.components(self.role)
         spec = found.get(name) if isinstance(name, str) else None
         if spec is None:
-            raise InvalidValue(
-                f"names no registered {self.role}: {name!r}; {describe_choices(str(name), found)}"
-            )
+            raise InvalidValue(f"names no registered {self.role}: {name!r}; {describe_choices(str(name), found)}")
         return spec
 
     def _value(self, spec: Component, given: Mapping[str, Any]) -> ComponentValue:

@@ -169,9 +169,7 @@ def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
     else:
         same = _component(what, given, reg) == from_composite
     if not same:
-        raise TargetError(
-            f"the {what} argument {given!r} contradicts the composite target's {what} {from_composite!r}"
-        )
+        raise TargetError(f"the {what} argument {given!r} contradicts the composite target's {what} {from_composite!r}")
     return given
 
 
@@ -211,9 +209,7 @@ def _choose_host(devices: list[Target], explicit: Target | None) -> Target | Non
     cpus = list(dict.fromkeys(d.without_host() for d in devices if d.kind.device_type == "cpu"))
     if len(cpus) > 1:
         raise TargetError(
-            "several CPU targets could be the host ("
-            + ", ".join(repr(str(c)) for c in cpus)
-            + "); pass host="
+            "several CPU targets could be the host (" + ", ".join(repr(str(c)) for c in cpus) + "); pass host="
         )
     if cpus:
         return cpus[0]

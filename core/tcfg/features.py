@@ -68,9 +68,7 @@ class Features:
     _why: dict[str, str]
     _index: FeatureIndex
 
-    def __init__(
-        self, values: Mapping[str, FeatureValue], why: Mapping[str, str], index: FeatureIndex
-    ) -> None:
+    def __init__(self, values: Mapping[str, FeatureValue], why: Mapping[str, str], index: FeatureIndex) -> None:
         object.__setattr__(self, "_values", dict(values))
         object.__setattr__(self, "_why", dict(why))
         object.__setattr__(self, "_index", index)
