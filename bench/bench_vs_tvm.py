@@ -374,7 +374,8 @@ def describe_setup(tvm: Tvm, tvm_data_note: str) -> str:
     tvm_text = f"Apache TVM {tvm.version} ({tvm.python})" if tvm.python else "Apache TVM: not available"
     lines = [
         f"{now}; tcfg-core {tcfg.__version__} (plugins: {loaded}); {tvm_text}",
-        f"Python {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
+        f"Python {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs,"
+        " load average {:.1f} {:.1f} {:.1f} at the end".format(*os.getloadavg()),
         "clocks: CPU time (fresh processes: getrusage user+system of the child, median;"
         " per call: time.process_time via timeit, best loop)",
     ]
