@@ -65,7 +65,7 @@ class Case:
 
     what: str
     tcfg_input: str
-    tvm_id: str | None
+    tvm_id: str
     tvm_input: str
     make_items: Items
     call: Callable[[Any], object]
@@ -186,7 +186,10 @@ def fresh_processes(runs: int, tvm_python: Path | None) -> Startup:
         def once(argv: list[str]) -> tuple[float, float]:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(argv, env=env, check=True)
+            done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                status = f"exit status {done.returncode}"
+                raise RuntimeError(f"`{argv[0]} -c {argv[2]!r}` failed ({status}):\n{_tail(done.stderr)}")
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -278,7 +281,13 @@ def cases() -> list[Case]:
 
 def measure(runs: int, repeat: int, tvm: Tvm) -> tuple[list[Result], str]:
     """Every row (TVM's columns empty when TVM is missing) and a note on TVM, if any."""
-    startup = fresh_processes(runs, tvm.python)
+    try:
+        startup = fresh_processes(runs, tvm.python)
+    except RuntimeError as failure:
+        if tvm.python is None:
+            raise
+        tvm = Tvm(None, problem=f"a fresh process failed: {failure}")
+        startup = fresh_processes(runs, None)
     note = tvm.problem
     tvm_data: dict[str, Any] | None = None
     if tvm.python is not None:
@@ -302,8 +311,8 @@ def measure(runs: int, repeat: int, tvm: Tvm) -> tuple[list[Result], str]:
     for case in cases():
         case.call(case.make_items(-2, 1)[0])  # first use: plugin loading is not a per-call cost
         value = cpu_us_per_call(case.make_items, case.call, repeat)
-        tvm_value = tvm_values.get(case.tvm_id) if case.tvm_id else None
-        error = tvm_errors.get(case.tvm_id, "") if case.tvm_id else ""
+        tvm_value = tvm_values.get(case.tvm_id)
+        error = tvm_errors.get(case.tvm_id, "")
         results.append(Result(case, case.what, case.tcfg_input, value, case.tvm_input, tvm_value, "µs", error))
     return results, note
 
