@@ -1,4 +1,4 @@
-"""Generate ``tcfg_x86/data/llvm_x86.json``: x86 CPUs and features as LLVM 22 and clang-19 see them.
+"""Generate ``tcfg_x86/data/llvm_x86.json``: x86 CPUs and features as LLVM 22 and clang-22 see them.
 
 Which tool answers what (recorded in the output's ``provenance``):
 
@@ -17,13 +17,19 @@ Which tool answers what (recorded in the output's ``provenance``):
     ``(base, +B)`` inlines into ``(base, -B,+A)``;
   - the vector width LLVM's vectoriser prefers on each CPU: the widest register in the
     assembly of a vectorisable loop compiled for it.
-* clang-19 (``-S -emit-llvm``, whose ``target-features`` attribute is fully expanded on
+* clang (``-S -emit-llvm``, whose ``target-features`` attribute is fully expanded on
   x86): the features the inliner cannot see (those LLVM's inline check ignores, found
-  by probing: ``sahf``), for the CPUs clang-19 knows. Its expansion of every CPU is also
-  compared with LLVM 22's answer and the differences recorded.
+  by probing: ``sahf``, ``cx8``, ``cx16``), for the CPUs clang accepts as ``-march``. Its
+  expansion of every CPU is also compared with LLVM's answer and the differences recorded
+  (``clang_differences``). The clang is ``$TCFG_X86_CLANG``, by default ``clang-22``: the
+  same LLVM major as llvmlite's, so both tools know the same CPUs. clang still refuses
+  ``-march`` for ``generic`` and for the ``cpu_dispatch`` spellings (``skylake_avx512``)
+  that LLVM's CPU table also lists; for those the ignored features are ``undetermined``
+  and left out.
 
 Run: ``python plugins/x86/scripts/gen_llvm_data.py [--check]`` (``--check`` compares with
-the stored file instead of writing it). Needs llvmlite and ``clang-19``.
+the stored file instead of writing it). Needs llvmlite and ``clang-22`` (or the clang
+named by ``TCFG_X86_CLANG``; the tools used are recorded in the output's ``tools``).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 OUTPUT = Path(__file__).resolve().parent.parent / "tcfg_x86" / "data" / "llvm_x86.json"
-CLANG = os.environ.get("TCFG_X86_CLANG", "clang-19")
+CLANG = os.environ.get("TCFG_X86_CLANG", "clang-22")
 TRIPLE64 = "x86_64-unknown-linux-gnu"
 TRIPLE32 = "i386-unknown-linux-gnu"
 
@@ -227,7 +233,7 @@ def clang_cpus() -> list[str]:
 
 
 def clang_features(triple: str, args: Iterable[str]) -> list[str] | None:
-    """The ``+`` features of clang-19's ``target-features`` attribute, or None if clang refuses."""
+    """The ``+`` features of clang's ``target-features`` attribute, or None if clang refuses."""
     run = subprocess.run(
         [CLANG, f"--target={triple}", *args, "-S", "-emit-llvm", "-o", "-", "-x", "c", "-"],
         input="void f(void) {}\n",
@@ -243,7 +249,7 @@ def clang_features(triple: str, args: Iterable[str]) -> list[str] | None:
 
 
 def generate() -> dict[str, Any]:
-    """Ask LLVM 22 (llvmlite) and clang-19 and return the data file's content."""
+    """Ask LLVM (llvmlite) and clang and return the data file's content."""
     llvm = _llvm()
     cpus, descriptions = llvm_help()
     host_keys = set(dict(llvm.get_host_cpu_features()))
@@ -263,6 +269,13 @@ def generate() -> dict[str, Any]:
     clang = clang_version()
     if clang is None:
         raise SystemExit(f"{CLANG} is not installed; set TCFG_X86_CLANG to a clang binary")
+    major = re.search(r"clang version (\d+)\.", clang)
+    if major is None or int(major.group(1)) != llvm.llvm_version_info[0]:
+        print(
+            f"warning: {clang!r} is not LLVM {llvm.llvm_version_info[0]}: it may refuse CPUs LLVM knows, "
+            "leaving their inline-ignored features undetermined",
+            file=sys.stderr,
+        )
     implied: dict[str, list[str]] = {}
     for feat in isa:
         if feat in ignored or feat == "64bit":
@@ -301,13 +314,13 @@ def generate() -> dict[str, Any]:
             expanded = clang_features(TRIPLE64 if is64[cpu] else TRIPLE32, [f"-march={cpu}"])
         else:
             expanded = None
-        entry["clang19_march"] = expanded is not None
+        entry["clang_march"] = expanded is not None
         if expanded is not None:
             have |= {f for f in ignored if f in expanded}
             extra = sorted(set(expanded) - have - set(ignored) - {"64bit"})
             missing = sorted(have - set(expanded) - {"64bit"})
             if extra or missing:
-                differences[cpu] = {"clang19_only": extra, "llvm22_only": missing}
+                differences[cpu] = {"clang_only": extra, "llvm_only": missing}
         else:
             undetermined[cpu] = list(ignored)
         entry["features"] = sorted(have)
@@ -340,11 +353,12 @@ def generate() -> dict[str, Any]:
             "emits for a float loop on the CPU (0: no vector code)",
             "cpus.preferred_vector_width_with_avx512f": "the same with +avx512f added: the cap LLVM's "
             "tuning (prefer-128-bit, prefer-256-bit) puts on the vector width",
-            "clang19_differences": "per CPU, features clang-19 and LLVM 22 disagree on (LLVM 22 is used)",
-            "cpus.clang19_march": "whether clang-19 accepts -march=X (it refuses the cpu_dispatch "
-            "spellings such as arrowlake_s, and CPUs newer than LLVM 19)",
-            "undetermined": "features neither LLVM's inline check nor clang-19 can tell for these CPUs "
-            "(clang-19 refuses -march for them); they are left out",
+            "clang_differences": "per CPU, features clang (tools.clang) and LLVM (tools.llvm) disagree on: "
+            "clang_only, llvm_only (LLVM's answer is used)",
+            "cpus.clang_march": "whether clang (tools.clang) accepts -march=X; clang refuses 'generic' and the "
+            "cpu_dispatch spellings such as skylake_avx512 that LLVM's CPU table also lists",
+            "undetermined": "features neither LLVM's inline check nor clang can tell for these CPUs "
+            "(clang refuses -march for them); they are left out",
         },
         "inline_ignored_features": ignored,
         "only_64bit_features": only64,
@@ -352,7 +366,7 @@ def generate() -> dict[str, Any]:
         "tuning_docs": {f: descriptions[f] for f in sorted(set(descriptions) - set(isa))},
         "features": features,
         "cpus": cpu_table,
-        "clang19_differences": differences,
+        "clang_differences": differences,
         "undetermined": undetermined,
     }
 

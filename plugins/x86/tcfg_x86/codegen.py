@@ -34,7 +34,6 @@ class X86Codegen(LLVMCodegen):
         return out
 
 
-
 def codegen_for(attrs: Any, kind: str) -> X86Codegen:
     """The codegen configuration of an x86 ``llvm``/``c`` target with attributes ``attrs``."""
     from tcfg.cpu import arch_family
@@ -55,8 +54,8 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
             f"preferred vector width {resolved.preferred_width} bits: {resolved.width_source}; "
             "set -vector-width to choose another"
         )
-    if not tables().cpus[cpu].clang_march:
-        notes.append(f"{tables().clang_version} does not accept -march={cpu} (newer clang or llc may)")
+    if cpu != "generic" and not tables().cpus[cpu].clang_march:  # no -march is passed for generic
+        notes.append(f"{tables().clang_version} does not accept -march={cpu}; llc -mcpu={cpu} does")
     return X86Codegen(
         triple=triple,
         cpu=cpu,

@@ -145,8 +145,10 @@ def resolve(cpu: str, is64: bool, mattr: tuple[str, ...], vector_width: int | No
         preferred, source = vector_width, f"-vector-width={vector_width}"
     else:
         preferred = min(cap, hw)
-        source = f"LLVM 22's default for -mcpu={cpu}" + (" (tuning prefer-256-bit)" if cap == 256 else "") + (
-            " (tuning prefer-128-bit)" if cap == 128 else ""
+        source = (
+            f"LLVM 22's default for -mcpu={cpu}"
+            + (" (tuning prefer-256-bit)" if cap == 256 else "")
+            + (" (tuning prefer-128-bit)" if cap == 128 else "")
         )
     features = _features(t, frozen, hw, preferred)
     if hw:

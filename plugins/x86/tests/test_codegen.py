@@ -36,6 +36,13 @@ def test_codegen_dict(make) -> None:
     assert any("-vector-width" in n for n in cg["notes"])
 
 
+@pytest.mark.parametrize(("cpu", "noted"), [("skylake_avx512", True), ("diamondrapids", False), ("generic", False)])
+def test_codegen_notes_when_clang_refuses_the_march(make, cpu: str, noted: bool) -> None:
+    cg = make(f"{T64} -mcpu={cpu}").codegen().to_dict()
+    assert any(f"does not accept -march={cpu}" in n for n in cg["notes"]) is noted
+    assert any(f"-march={cpu}" in flag for flag in cg["clang"]) is (cpu != "generic")
+
+
 def test_codegen_honours_vector_width_and_mattr(make) -> None:
     cg = make(f"{T64} -mcpu=skylake-avx512 -mattr=+amx_int8 -vector-width=512").codegen().to_dict()
     assert cg["preferred_vector_width"] == 512 and cg["vector_width_source"] == "-vector-width=512"
