@@ -216,7 +216,7 @@ def _from_text(registry: Registry, text: str, depth: int) -> Target:
                 f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(attr, opt, text, nested)
-    return finish(registry, kind, {**base, **given}, text, depth)
+    return finish(registry, kind, {**base, **given} if base else given, text, depth, checked=not base)
 
 
 def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
@@ -298,18 +298,19 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler = _compiler(registry, kind, data.get("compiler", base.get("compiler")), text)
     nested = nested_context(registry, depth)
+    table = kind.table
     given: dict[str, Any] = {}
     for key, value in data.items():
         if key == "kind" or (key == "tag" and kind_name is None):
             continue
-        attr = _attr(registry, kind, compiler, key, text, None)
+        attr = table.get(key) or _attr(registry, kind, compiler, key, text, None)
         try:
             given[key] = attr.type.check(value, nested)
         except InvalidValue as exc:
             raise AttributeValueError(f"target {text!r}: {key!r} {exc}") from None
         except TargetError as exc:
             raise type(exc)(f"target {text!r}: in {key!r}: {exc}") from None
-    return finish(registry, kind, {**base, **given}, text, depth)
+    return finish(registry, kind, {**base, **given} if base else given, text, depth, checked=not base)
 
 
 def _run(
@@ -336,17 +337,20 @@ def _parser_name(registry: Registry, kind: TargetKind, compiler: str) -> str:
     return f"the parser of plugin {registry.owner('kind', kind.name)!r}"
 
 
-def finish(registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int) -> Target:
-    """Check compiler and attributes, fill defaults, run the parsers, and make the Target."""
+def finish(
+    registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int, checked: bool = False
+) -> Target:
+    """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target."""
     compiler = _compiler(registry, kind, attrs.get("compiler"), text)
     defaults: Mapping[str, Any] = kind.defaults
     table = kind.table
     if compiler is not None:
-        for key in attrs:
-            if key not in table and key not in compiler.table:
-                _attr(registry, kind, compiler, key, text, None)
+        if not checked:
+            for key in attrs:
+                if key not in table and key not in compiler.table:
+                    _attr(registry, kind, compiler, key, text, None)
         defaults = {**defaults, **{n: a.default for n, a in compiler.table.items() if a.default is not None}}
-    else:
+    elif not checked:
         for key in attrs:
             if key not in table:
                 _attr(registry, kind, None, key, text, None)

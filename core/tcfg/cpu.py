@@ -15,7 +15,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from tcfg.errors import AttributeValueError, describe_choices
 from tcfg.features import Feature
@@ -98,11 +98,45 @@ class CpuParser(ABC):
         ``arch`` is the triple's family, or None when claimed by ``mcpu``. Raises
         :class:`tcfg.TargetError` for a CPU, architecture or extension it refuses.
         ``mcpu=native`` arrives here with the host's triple filled in; resolve it.
+
+        The result must depend only on the kind and the attributes in :data:`CPU_ATTRS`:
+        the core memoises it on them (except for ``native``), so that targets differing
+        in ``num-cores``, ``model`` or ``libs`` parse once.
         """
 
 
+#: The attributes a CPU sub-parser may read: its result is memoised on them (and the kind).
+CPU_ATTRS = ("mtriple", "mcpu", "march", "mattr", "mabi", "mfloat-abi", "vector-width")
+
+
+class _Parsed(NamedTuple):
+    """A memoised sub-parser result: the CPU attributes it set, and what it derived."""
+
+    changes: dict[str, Any]
+    derived: Derived
+
+
 def parse_cpu_target(request: DeriveRequest) -> Derived:
-    """The parser of the core's ``llvm`` and ``c`` kinds."""
+    """The parser of the core's ``llvm`` and ``c`` kinds, memoised per registry on the CPU attributes."""
+    attrs = request.attrs
+    if "native" in (attrs.get("mcpu"), attrs.get("march")):
+        return _parse_cpu_target(request)  # this machine's CPU is read afresh each time
+    key = (request.kind, *[attrs.get(name) for name in CPU_ATTRS])
+    memo = request.registry.parse_memo
+    hit: _Parsed | None = memo.get(key)
+    if hit is None:
+        derived = _parse_cpu_target(request)
+        result = derived.attrs if derived.attrs is not None else attrs
+        if any(result.get(k) != attrs.get(k) for k in {*result, *attrs} if k not in CPU_ATTRS):
+            return derived  # a sub-parser that sets other attributes is not memoised
+        hit = _Parsed({k: result[k] for k in CPU_ATTRS if k in result and result[k] != attrs.get(k)}, derived)
+        memo.put(key, hit)
+    if not hit.changes:
+        return hit.derived._replace(attrs=None)
+    return hit.derived._replace(attrs={**attrs, **hit.changes})
+
+
+def _parse_cpu_target(request: DeriveRequest) -> Derived:
     attrs: dict[str, Any] = dict(request.attrs)
     triple = attrs.get("mtriple")
     mcpu = attrs.get("mcpu")
@@ -137,9 +171,7 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
             )
         return Derived(attrs=attrs)
     derived = chosen.parse(DeriveRequest(request.kind, attrs, request.registry), arch)
-    if derived.attrs is None:
-        return Derived(attrs, derived.keys, derived.features, derived.why)
-    return derived
+    return derived if derived.attrs is not None else derived._replace(attrs=attrs)
 
 
 def _one_claimant(option: str, value: str, claimants: list[CpuParser]) -> CpuParser | None:

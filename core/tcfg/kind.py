@@ -87,7 +87,6 @@ class TargetKind:
     doc: str = ""
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
-    rank: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
@@ -98,7 +97,6 @@ class TargetKind:
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
         table = {**own, **_COMMON_TABLE}
         object.__setattr__(self, "table", MappingProxyType(table))
-        object.__setattr__(self, "rank", MappingProxyType({n: i for i, n in enumerate(table)}))
         object.__setattr__(
             self,
             "defaults",

@@ -73,6 +73,26 @@ class TagEntry:
     owner: str
 
 
+class Memo:
+    """A bounded memo for pure per-registry computations (cleared whole when full)."""
+
+    __slots__ = ("_data", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self._data: dict[Any, Any] = {}
+        self.limit = limit
+
+    def get(self, key: Any) -> Any:
+        """The value stored for ``key``, or None."""
+        return self._data.get(key)
+
+    def put(self, key: Any, value: Any) -> None:
+        """Store ``value`` for ``key``."""
+        if len(self._data) >= self.limit:
+            self._data.clear()
+        self._data[key] = value
+
+
 class _PluginFailure(Exception):
     """A plugin's registration was refused; the message says why."""
 
@@ -130,6 +150,7 @@ class Registry:
         self._records: list[PluginRecord] = []
         self._cache: dict[Any, Target] = {}
         self._derive_hooks: list[tuple[str, Callable[..., Any]]] = []
+        self.parse_memo = Memo(_CACHE_LIMIT)
 
     # -- loading ---------------------------------------------------------------------
 

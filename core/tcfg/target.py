@@ -46,6 +46,7 @@ class Target:
         "_hash",
         "_json",
         "_keys",
+        "_ordered",
         "_registry",
         "_str",
         "_why",
@@ -56,12 +57,13 @@ class Target:
     _compiler: Compiler | None
     _attrs: Mapping[str, Any]
     _config: dict[str, Any]
+    _ordered: dict[str, Any] | None
     _keys: tuple[str, ...]
     _feature_values: Mapping[str, FeatureValue]
     _why: Mapping[str, str]
     _features: Features | None
     _registry: Registry
-    _hash: int
+    _hash: int | None
     _str: str | None
     _json: str | None
 
@@ -81,22 +83,29 @@ class Target:
         registry: Registry,
     ) -> Target:
         self = object.__new__(cls)
-        rank = kind.rank if compiler is None else {**kind.rank, **{n: 1000 + i for i, n in enumerate(compiler.table)}}
-        ordered = {k: config[k] for k in sorted(config, key=rank.__getitem__)}
         put = object.__setattr__
         put(self, "kind", kind)
         put(self, "_compiler", compiler)
         put(self, "_attrs", MappingProxyType(attrs))
-        put(self, "_config", ordered)
+        put(self, "_config", config)
         put(self, "_keys", keys)
         put(self, "_feature_values", features)
         put(self, "_why", why)
-        put(self, "_features", None)
         put(self, "_registry", registry)
-        put(self, "_hash", hash((kind.name, frozenset(ordered.items()))))
-        put(self, "_str", None)
-        put(self, "_json", None)
+        for lazy in ("_features", "_ordered", "_hash", "_str", "_json"):
+            put(self, lazy, None)
         return self
+
+    def _canonical(self) -> dict[str, Any]:
+        """The configuration in canonical order: the kind's attributes, then the compiler's."""
+        ordered = self._ordered
+        if ordered is None:
+            config = self._config
+            ordered = {k: config[k] for k in self.kind.table if k in config}
+            if self._compiler is not None:
+                ordered.update((k, config[k]) for k in self._compiler.table if k in config)
+            object.__setattr__(self, "_ordered", ordered)
+        return ordered
 
     # -- reading ---------------------------------------------------------------------
 
@@ -108,7 +117,7 @@ class Target:
     @property
     def config(self) -> Mapping[str, Any]:
         """The configured attributes: those that differ from the defaults, in canonical order."""
-        return MappingProxyType(self._config)
+        return MappingProxyType(self._canonical())
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -154,7 +163,7 @@ class Target:
         text = self._str
         if text is None:
             parts = [self.kind.name]
-            for name, value in self._config.items():
+            for name, value in self._canonical().items():
                 if value is True:
                     parts.append(f"-{name}")
                 elif value is False:
@@ -168,7 +177,7 @@ class Target:
     def export(self) -> dict[str, Any]:
         """The canonical configuration as JSON-compatible data (no derived facts)."""
         out: dict[str, Any] = {"kind": self.kind.name}
-        for name, value in self._config.items():
+        for name, value in self._canonical().items():
             out[name] = self._attr_type(name).to_json(value)
         return out
 
@@ -190,10 +199,14 @@ class Target:
             return True
         if not isinstance(other, Target):
             return NotImplemented
-        return self._hash == other._hash and self.kind.name == other.kind.name and self._config == other._config
+        return self.kind.name == other.kind.name and self._config == other._config
 
     def __hash__(self) -> int:
-        return self._hash
+        value = self._hash
+        if value is None:
+            value = hash((self.kind.name, frozenset(self._config.items())))
+            object.__setattr__(self, "_hash", value)
+        return value
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Target is immutable; cannot set {name!r}")
