@@ -272,9 +272,6 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             f"JSON target {_short(source or _REPR.repr(data))!r} must be an object, not {type(data).__name__}"
         )
     text: Any = source if source is not None else _DictSource(data)
-    for key in data:
-        if not isinstance(key, str):
-            raise TargetSyntaxError(f"target {text!r}: attribute names must be strings, not {key!r}")
     kinds, tags = registry.kinds_and_tags()
     kind_name = data.get("kind")
     base: dict[str, Any] = {}
@@ -303,7 +300,11 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     for key, value in data.items():
         if key == "kind" or (key == "tag" and kind_name is None):
             continue
-        attr = table.get(key) or _attr(registry, kind, compiler, key, text, None)
+        attr = table.get(key)
+        if attr is None:
+            if not isinstance(key, str):
+                raise TargetSyntaxError(f"target {text!r}: attribute names must be strings, not {key!r}")
+            attr = _attr(registry, kind, compiler, key, text, None)
         try:
             given[key] = attr.type.check(value, nested)
         except InvalidValue as exc:
@@ -369,7 +370,7 @@ def finish(
     if compiler is not None and compiler.parser is not None:
         request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
         found.append(_run(compiler.parser, request, registry, kind, text, compiler.name))
-    if registry.derive_hooks():
+    if registry.derive_hooks():  # empty unless some plugin adds to kinds it does not own
         request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
         try:
             found += [derived for _plugin, derived in registry.call_derive_hooks(request)]
@@ -383,7 +384,9 @@ def finish(
     for derived in found:
         keys += derived.keys
     keys += kind.default_keys
-    config = {k: v for k, v in full.items() if defaults.get(k, _MISSING) != v}
+    config = {k: full[k] for k in table if k in full and defaults.get(k, _MISSING) != full[k]}
+    if compiler is not None:
+        config.update((k, full[k]) for k in compiler.table if k in full and defaults.get(k, _MISSING) != full[k])
     return Target._make(kind, compiler, full, config, tuple(dict.fromkeys(keys)), features, why, registry)
 
 

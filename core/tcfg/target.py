@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["Target"]
 
 _context = threading.local()
+_PLAIN = (str, int, bool)  # attribute values that are their own JSON form
 
 
 def _stack() -> list[Target]:
@@ -46,7 +47,6 @@ class Target:
         "_hash",
         "_json",
         "_keys",
-        "_ordered",
         "_registry",
         "_str",
         "_why",
@@ -57,7 +57,6 @@ class Target:
     _compiler: Compiler | None
     _attrs: Mapping[str, Any]
     _config: dict[str, Any]
-    _ordered: dict[str, Any] | None
     _keys: tuple[str, ...]
     _feature_values: Mapping[str, FeatureValue]
     _why: Mapping[str, str]
@@ -76,7 +75,7 @@ class Target:
         kind: TargetKind,
         compiler: Compiler | None,
         attrs: dict[str, Any],
-        config: dict[str, Any],
+        config: dict[str, Any],  # in canonical order: the kind's attributes, then the compiler's
         keys: tuple[str, ...],
         features: Mapping[str, FeatureValue],
         why: Mapping[str, str],
@@ -92,20 +91,9 @@ class Target:
         put(self, "_feature_values", features)
         put(self, "_why", why)
         put(self, "_registry", registry)
-        for lazy in ("_features", "_ordered", "_hash", "_str", "_json"):
+        for lazy in ("_features", "_hash", "_str", "_json"):
             put(self, lazy, None)
         return self
-
-    def _canonical(self) -> dict[str, Any]:
-        """The configuration in canonical order: the kind's attributes, then the compiler's."""
-        ordered = self._ordered
-        if ordered is None:
-            config = self._config
-            ordered = {k: config[k] for k in self.kind.table if k in config}
-            if self._compiler is not None:
-                ordered.update((k, config[k]) for k in self._compiler.table if k in config)
-            object.__setattr__(self, "_ordered", ordered)
-        return ordered
 
     # -- reading ---------------------------------------------------------------------
 
@@ -117,7 +105,7 @@ class Target:
     @property
     def config(self) -> Mapping[str, Any]:
         """The configured attributes: those that differ from the defaults, in canonical order."""
-        return MappingProxyType(self._canonical())
+        return MappingProxyType(self._config)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -163,7 +151,7 @@ class Target:
         text = self._str
         if text is None:
             parts = [self.kind.name]
-            for name, value in self._canonical().items():
+            for name, value in self._config.items():
                 if value is True:
                     parts.append(f"-{name}")
                 elif value is False:
@@ -177,8 +165,8 @@ class Target:
     def export(self) -> dict[str, Any]:
         """The canonical configuration as JSON-compatible data (no derived facts)."""
         out: dict[str, Any] = {"kind": self.kind.name}
-        for name, value in self._canonical().items():
-            out[name] = self._attr_type(name).to_json(value)
+        for name, value in self._config.items():
+            out[name] = value if type(value) in _PLAIN else self._attr_type(name).to_json(value)
         return out
 
     def to_json(self) -> str:
