@@ -445,11 +445,6 @@ class Registry:
             raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
         return kind
 
-    def find_kind(self, name: str) -> TargetKind | None:
-        """The kind ``name`` or None."""
-        self._ensure()
-        return self._kinds.get(name)
-
     def list_tags(self, prefix: str | None = None) -> list[str]:
         """The registered tag names (starting with ``prefix``), sorted."""
         self._ensure()
@@ -463,11 +458,6 @@ class Registry:
         if entry is None:
             raise UnknownTagError(f"unknown tag {name!r}; {describe_choices(name, self._tags)}")
         return entry
-
-    def find_tag(self, name: str) -> TagEntry | None:
-        """The tag ``name`` or None."""
-        self._ensure()
-        return self._tags.get(name)
 
     def get_tag(self, name: str) -> dict[str, Any]:
         """The config of tag ``name`` (a fresh dict in ``export()`` form)."""
