@@ -108,7 +108,7 @@ def _build(registry: Registry, spec: Any, host: Any, depth: int) -> Target:
 def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
     """``target`` with some configured attributes replaced (None removes one)."""
     attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
-    return finish(target.registry, target.kind, attrs, str(target), 0)
+    return finish(target.registry, target.kind, attrs, target, 0)
 
 
 def _load_json(text: str) -> Any:
