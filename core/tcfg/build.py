@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import reprlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tcfg.errors import (
     AttributeValueError,
@@ -23,7 +23,7 @@ from tcfg.errors import (
     describe_choices,
 )
 from tcfg.features import FeatureValue
-from tcfg.grammar import Option, pointer, split_options, tokenize
+from tcfg.grammar import Option, RawValue, pointer, split_options, tokenize
 from tcfg.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
 from tcfg.schema import Attr, InvalidValue
 from tcfg.target import Target
@@ -42,7 +42,8 @@ _MISSING = object()
 
 
 def _short(text: object, limit: int = 200) -> str:
-    text = str(text)
+    """``text`` for an error message: a target's text cut at ``limit``, a dict input bounded in depth and size."""
+    text = _REPR.repr(dict(text)) if isinstance(text, Mapping) else str(text)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
@@ -67,12 +68,29 @@ _REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 
 
 def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
     """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
-    if depth == 0:
-        try:
-            return _build(registry, spec, host, 0)
-        except _TooDeep:
-            raise _too_deep(spec) from None
-    return _build(registry, spec, host, depth)
+    if depth > MAX_DEPTH:
+        raise _TooDeep
+    try:
+        if type(spec) is dict:
+            target = _from_dict(registry, spec, None, depth)
+        elif isinstance(spec, str):
+            target = _from_text(registry, spec, depth)
+        elif isinstance(spec, Target):
+            target = spec
+        elif isinstance(spec, Mapping):
+            target = _from_dict(registry, spec, None, depth)
+        else:
+            raise TargetError(
+                f"cannot make a target from {type(spec).__name__} {_short(repr(spec))}; "
+                "expected a target string, JSON text, a dict or a Target"
+            )
+        if host is not None:
+            target = with_attrs(target, {"host": build(registry, host, None, depth + 1)})
+    except _TooDeep:
+        if depth:
+            raise
+        raise _too_deep(spec) from None
+    return target
 
 
 class _TooDeep(Exception):
@@ -86,45 +104,39 @@ def _too_deep(spec: Any) -> TargetError:
     )
 
 
-def _build(registry: Registry, spec: Any, host: Any, depth: int) -> Target:
-    if depth > MAX_DEPTH:
-        raise _TooDeep
-    if isinstance(spec, Target):
-        target = spec
-    elif isinstance(spec, str):
-        target = _from_text(registry, spec, depth)
-    elif isinstance(spec, Mapping):
-        target = _from_dict(registry, spec, None, depth)
-    else:
-        raise TargetError(
-            f"cannot make a target from {type(spec).__name__} {_short(repr(spec))}; "
-            "expected a target string, JSON text, a dict or a Target"
-        )
-    if host is not None:
-        target = with_attrs(target, {"host": _build(registry, host, None, depth + 1)})
-    return target
-
-
 def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
     """``target`` with some configured attributes replaced (None removes one)."""
     attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
     return finish(target.registry, target.kind, attrs, target, 0)
 
 
+class _JsonRefused(Exception):
+    """A JSON value tcfg refuses (a repeated key, NaN or Infinity); the message says which."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _JsonRefused(f"the key {key!r} appears twice")
+            seen.add(key)
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise _JsonRefused(f"{name} is not a valid value")
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+
+
 def _load_json(text: str) -> Any:
-    def no_constants(name: str) -> Any:
-        raise TargetSyntaxError(f"JSON target {_short(text)!r}: {name} is not a valid value")
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise TargetSyntaxError(f"JSON target {_short(text)!r}: the key {key!r} appears twice")
-            out[key] = value
-        return out
-
     try:
-        return json.loads(text, parse_constant=no_constants, object_pairs_hook=no_duplicates)
+        return _JSON.decode(text)
+    except _JsonRefused as exc:
+        raise TargetSyntaxError(f"JSON target {_short(text)!r}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise TargetSyntaxError(
             f"JSON target {_short(text)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
@@ -151,15 +163,18 @@ class _Nested:
     def __call__(self, spec: Any) -> Target:
         if self.depth == 0:
             try:
-                return _build(self.registry, spec, None, 1)
+                return build(self.registry, spec, None, 1)
             except _TooDeep:
                 raise _too_deep(spec) from None
-        return _build(self.registry, spec, None, self.depth + 1)
+        return build(self.registry, spec, None, self.depth + 1)
 
 
 def nested_context(registry: Registry, depth: int) -> _Nested:
     """The build context for attribute values of a target at nesting ``depth``."""
-    return _Nested(registry, depth)
+    context: _Nested | None = registry.build_contexts.get(depth)
+    if context is None:
+        context = registry.build_contexts[depth] = _Nested(registry, depth)
+    return context
 
 
 def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> UnknownKindError:
@@ -171,15 +186,78 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
 
 
 def _from_text(registry: Registry, text: str, depth: int) -> Target:
-    _check_length(text)
+    if len(text) > MAX_TEXT:
+        _check_length(text)
     stripped = text.strip()
     if not stripped:
         raise TargetSyntaxError(
             "empty target string; expected a kind or tag such as "
             + ", ".join(repr(k) for k in registry.list_kinds()[:6])
         )
-    if stripped.startswith("{"):
+    if stripped[0] == "{":
         return _from_dict(registry, _load_json(stripped), stripped, depth)
+    if "'" not in text and '"' not in text and "\\" not in text:
+        made = _from_words(registry, stripped.split(), text, depth)
+        if made is not None:
+            return made
+    return _from_tokens(registry, text, depth)
+
+
+def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> Target | None:
+    """The target of an unquoted string whose options all read ``-key=value``; None for any other.
+
+    A shortcut for the common form, with the result :func:`_from_tokens` gives: on any
+    input it does not accept as it stands (a flag, a separate value, an unknown name, a
+    value its type refuses) it returns None, and :func:`_from_tokens` reads the string
+    and reports the error with its position.
+    """
+    kinds, tags = registry.kinds_and_tags()
+    kind = kinds.get(words[0])
+    base: Mapping[str, Any] | None = None
+    if kind is None:
+        entry = tags.get(words[0])
+        if entry is None:
+            return None
+        kind, base = entry.target.kind, entry.target.config
+    values: dict[str, str] = {}
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or word[0] != "-":
+            return None
+        values[key] = value
+    if len(values) < len(words) - 1:
+        return None  # an option given twice
+    compiler_name = values.get("-compiler", base.get("compiler") if base else None)
+    compiler = None
+    if compiler_name is not None:
+        compiler = registry.compiler_table().get((kind.name, compiler_name))
+        if compiler is None:
+            return None
+    table = kind._table
+    own = compiler._table if compiler is not None else {}
+    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    given: dict[str, Any] = {}
+    for key, value in values.items():
+        name = key[1:]
+        attr = table.get(name) or own.get(name)
+        if attr is None:
+            return None
+        commas = tuple(i for i, c in enumerate(value) if c == ",") if "," in value else ()
+        try:
+            given[name] = attr.type.from_text(_raw_value(RawValue, (value, commas, False)), nested)
+        except (InvalidValue, TargetError):
+            return None
+    if not base:
+        return finish(registry, kind, given, text, depth, checked=True)
+    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
+
+
+#: ``RawValue(*args)`` without the generated ``__new__``'s Python frame.
+_raw_value = tuple.__new__
+
+
+def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
+    """The target of any target string (quotes, flags, separate values), or the error with its position."""
     tokens = tokenize(text)
     head = tokens[0]
     kinds, tags = registry.kinds_and_tags()
@@ -208,7 +286,7 @@ def _from_text(registry: Registry, text: str, depth: int) -> Target:
     compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else base.get("compiler")
     compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
     given: dict[str, Any] = {}
-    nested = _Nested(registry, depth)
+    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
     for opt in options:
         attr = _attr(registry, kind, compiler, opt.key, text, opt)
         if opt.key in given:
@@ -216,7 +294,9 @@ def _from_text(registry: Registry, text: str, depth: int) -> Target:
                 f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(attr, opt, text, nested)
-    return finish(registry, kind, {**base, **given} if base else given, text, depth, checked=not base)
+    if not base:
+        return finish(registry, kind, given, text, depth, checked=True)
+    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
 
 
 def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
@@ -267,21 +347,23 @@ def _attr(
 
 
 def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
             f"JSON target {_short(source or _REPR.repr(data))!r} must be an object, not {type(data).__name__}"
         )
-    text: Any = source if source is not None else _DictSource(data)
+    text: Any = source if source is not None else data  # shown by error messages only
     kinds, tags = registry.kinds_and_tags()
     kind_name = data.get("kind")
-    base: dict[str, Any] = {}
+    base: dict[str, Any] | None = None
     if kind_name is None:
         tag_name = data.get("tag")
         if tag_name is None:
-            raise TargetError(f"target {text!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
+            raise TargetError(f"target {_short(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
         entry = tags.get(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
-            raise UnknownTagError(f"target {text!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}")
+            raise UnknownTagError(
+                f"target {_short(text)!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}"
+            )
         kind, base = entry.target.kind, dict(entry.target.config)
     else:
         found = kinds.get(kind_name) if isinstance(kind_name, str) else None
@@ -291,27 +373,37 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
                 if isinstance(kind_name, str) and kind_name in tags
                 else describe_choices(str(kind_name), kinds)
             )
-            raise UnknownKindError(f"target {text!r}: unknown kind {kind_name!r}; {hint}")
+            raise UnknownKindError(f"target {_short(text)!r}: unknown kind {kind_name!r}; {hint}")
         kind = found
-    compiler = _compiler(registry, kind, data.get("compiler", base.get("compiler")), text)
-    nested = nested_context(registry, depth)
-    table = kind.table
+    compiler_name = data.get("compiler", base.get("compiler") if base else None)
+    compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
+    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    table = kind._table
     given: dict[str, Any] = {}
     for key, value in data.items():
-        if key == "kind" or (key == "tag" and kind_name is None):
-            continue
         attr = table.get(key)
         if attr is None:
+            if key == "kind":
+                continue
             if not isinstance(key, str):
-                raise TargetSyntaxError(f"target {text!r}: attribute names must be strings, not {key!r}")
+                raise TargetSyntaxError(f"target {_short(text)!r}: attribute names must be strings, not {key!r}")
             attr = _attr(registry, kind, compiler, key, text, None)
+        elif key == "tag" and kind_name is None:
+            continue
         try:
             given[key] = attr.type.check(value, nested)
         except InvalidValue as exc:
-            raise AttributeValueError(f"target {text!r}: {key!r} {exc}") from None
+            raise AttributeValueError(f"target {_short(text)!r}: {key!r} {exc}") from None
         except TargetError as exc:
-            raise type(exc)(f"target {text!r}: in {key!r}: {exc}") from None
-    return finish(registry, kind, {**base, **given} if base else given, text, depth, checked=not base)
+            raise type(exc)(f"target {_short(text)!r}: in {key!r}: {exc}") from None
+    if base is None:
+        return finish(registry, kind, given, text, depth, checked=True)
+    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
+
+
+def _keeps_compiler(base: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
+    """Whether overrides of a tag leave its compiler as it is (so its attributes stay valid)."""
+    return "compiler" not in given or given["compiler"] == base.get("compiler")
 
 
 def _run(
@@ -319,17 +411,22 @@ def _run(
 ) -> Derived:
     try:
         derived = parser(request)
-    except TargetError as exc:
-        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
-    except RecursionError:
-        raise TargetError(f"target {_short(text)!r} nests too deeply") from None
     except Exception as exc:
-        raise PluginError(
-            f"target {_short(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
-        ) from exc
-    if not isinstance(derived, Derived):
+        _parser_failed(exc, registry, kind, text, compiler)
+    if type(derived) is not Derived and not isinstance(derived, Derived):
         raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {derived!r}, not a Derived")
     return derived
+
+
+def _parser_failed(exc: Exception, registry: Registry, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
+    """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block)."""
+    if isinstance(exc, TargetError):
+        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+    if isinstance(exc, RecursionError):
+        raise TargetError(f"target {_short(text)!r} nests too deeply") from None
+    raise PluginError(
+        f"target {_short(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
+    ) from exc
 
 
 def _parser_name(registry: Registry, kind: TargetKind, compiler: str) -> str:
@@ -342,52 +439,99 @@ def finish(
     registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int, checked: bool = False
 ) -> Target:
     """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target."""
-    compiler = _compiler(registry, kind, attrs.get("compiler"), text)
-    defaults: Mapping[str, Any] = kind.defaults
-    table = kind.table
-    if compiler is not None:
-        if not checked:
-            for key in attrs:
-                if key not in table and key not in compiler.table:
-                    _attr(registry, kind, compiler, key, text, None)
-        defaults = {**defaults, **{n: a.default for n, a in compiler.table.items() if a.default is not None}}
-    elif not checked:
-        for key in attrs:
-            if key not in table:
-                _attr(registry, kind, None, key, text, None)
+    compiler = None if "compiler" not in attrs else _compiler(registry, kind, attrs["compiler"], text)
+    if not checked:
+        _check_names(registry, kind, compiler, attrs, text)
+    defaults = kind._defaults
+    if compiler is not None and compiler._defaults:
+        defaults = {**defaults, **compiler._defaults}
     full = {**defaults, **attrs}
-    keys: tuple[str, ...] = tuple(full.get("keys", ()))
-    found: list[Derived] = []
+    names: Any = attrs  # the attributes that may differ from their defaults
+    derived = _NOTHING
     if kind.parser is not None:
         derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), registry, kind, text)
         if derived.attrs is not None and derived.attrs != full:
-            full = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
+            full, changed = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
+            names = [*attrs, *changed]
         if derived.defaults:
-            implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth)
+            implied = _vetted_defaults(registry, kind, compiler, derived.defaults, depth)
             defaults = {**defaults, **implied}
             full = {**implied, **full}
-        found.append(derived)
+    features, why, keys = derived.features, derived.why, derived.keys
+    if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
+        found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
+        features, why = _merged(found)
+        keys = tuple(key for d in found for key in d.keys)
+    if features and registry.vetted.get(id(features), _NO_ENTRY)[0] is not features:
+        _vet_features(registry, features, text)
+    user_keys = full.get("keys")
+    keys = (*user_keys, *keys, *kind.default_keys) if user_keys else keys + kind.default_keys
+    return Target._make(
+        kind, compiler, full, _config(kind, compiler, full, defaults, names), _unique(keys), features, why, registry
+    )
+
+
+_NOTHING = Derived()
+_NO_ENTRY = (None, None)
+
+
+def _unique(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``keys`` without repeats, first occurrences kept."""
+    return keys if len(keys) < 2 or (len(keys) == 2 and keys[0] != keys[1]) else tuple(dict.fromkeys(keys))
+
+
+def _more_derived(
+    registry: Registry,
+    kind: TargetKind,
+    compiler: Compiler | None,
+    full: dict[str, Any],
+    features: Mapping[str, FeatureValue],
+    text: Any,
+) -> list[Derived]:
+    """What the BYOC compiler's parser and the ``tcfg_derive_target`` hooks derive after the kind's parser."""
+    found: list[Derived] = []
     if compiler is not None and compiler.parser is not None:
-        request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
+        request = DeriveRequest(kind.name, full, registry, features)
         found.append(_run(compiler.parser, request, registry, kind, text, compiler.name))
-    if registry.derive_hooks():  # empty unless some plugin adds to kinds it does not own
-        request = DeriveRequest(kind.name, full, registry, _merged(found)[0])
+    if registry.derive_hooks:  # empty unless some plugin adds to kinds it does not own
+        request = DeriveRequest(kind.name, full, registry, _merged([Derived(features=features), *found])[0])
         try:
             found += [derived for _plugin, derived in registry.call_derive_hooks(request)]
         except TargetError as exc:
             raise type(exc)(f"target {_short(text)!r}: {exc}") from None
-    features, why = _merged(found)
-    declared = registry.features.docs
-    if not features.keys() <= declared.keys():
-        undeclared = sorted(features.keys() - declared.keys())
-        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {undeclared}")
-    for derived in found:
-        keys += derived.keys
-    keys += kind.default_keys
-    config = {k: full[k] for k in table if k in full and defaults.get(k, _MISSING) != full[k]}
-    if compiler is not None:
-        config.update((k, full[k]) for k in compiler.table if k in full and defaults.get(k, _MISSING) != full[k])
-    return Target._make(kind, compiler, full, config, tuple(dict.fromkeys(keys)), features, why, registry)
+    return found
+
+
+def _check_names(
+    registry: Registry, kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
+) -> None:
+    """Refuse attribute names that neither the kind nor the compiler declares."""
+    table = kind._table
+    own = compiler._table if compiler is not None else {}
+    for key in attrs:
+        if key not in table and key not in own:
+            _attr(registry, kind, compiler, key, text, None)
+
+
+def _config(
+    kind: TargetKind, compiler: Compiler | None, full: dict[str, Any], defaults: Mapping[str, Any], names: Any
+) -> dict[str, Any]:
+    """The attributes among ``names`` that differ from their defaults, in canonical order."""
+    rank = kind._rank
+    if compiler is None:
+        order = rank.__getitem__
+    else:
+        after, own = len(rank), compiler._rank
+
+        def order(name: str) -> int:
+            return rank[name] if name in rank else after + own[name]
+
+    config = {}
+    for name in sorted(names, key=order) if len(names) > 1 else names:
+        value = full[name]
+        if defaults.get(name, _MISSING) != value:
+            config[name] = value
+    return config
 
 
 def _merged(found: list[Derived]) -> tuple[Mapping[str, FeatureValue], Mapping[str, str]]:
@@ -412,11 +556,14 @@ def _checked_changes(
     full: dict[str, Any],
     changed: Mapping[str, Any],
     depth: int,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The attributes a parser returned, type-checked where they differ from ``full``, and those keys."""
     out = dict(changed)
+    differ = []
     for key, value in changed.items():
         if full.get(key, _MISSING) == value:
             continue
+        differ.append(key)
         attr = kind.table.get(key) or (compiler.table.get(key) if compiler else None)
         if attr is None:
             raise PluginError(f"{_parser_name(registry, kind, '')} set the undeclared attribute {key!r}")
@@ -424,4 +571,30 @@ def _checked_changes(
             out[key] = attr.type.check(value, nested_context(registry, depth))
         except InvalidValue as exc:
             raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {value!r}, which {exc}") from None
-    return out
+    return out, tuple(differ)
+
+
+def _vetted_defaults(
+    registry: Registry, kind: TargetKind, compiler: Compiler | None, implied: Mapping[str, Any], depth: int
+) -> dict[str, Any]:
+    """A parser's ``Derived.defaults``, type-checked once per mapping object."""
+    hit = registry.vetted.get(id(implied), _NO_ENTRY)
+    if hit[0] is implied:
+        checked: dict[str, Any] = hit[1]
+        return checked
+    checked = _checked_changes(registry, kind, compiler, {}, implied, depth)[0]
+    _remember(registry, implied, checked)
+    return checked
+
+
+def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text: Any) -> None:
+    """Refuse features no plugin declared (the caller skips mappings already vetted)."""
+    declared = registry.features.docs
+    if not features.keys() <= declared.keys():
+        undeclared = sorted(features.keys() - declared.keys())
+        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {undeclared}")
+    _remember(registry, features, None)
+
+
+def _remember(registry: Registry, obj: Any, checked: Any) -> None:
+    registry.vetted.put(id(obj), (obj, checked))

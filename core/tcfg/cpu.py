@@ -110,7 +110,7 @@ CPU_ATTRS = ("mtriple", "mcpu", "march", "mattr", "mabi", "mfloat-abi", "vector-
 
 
 class _Parsed(NamedTuple):
-    """A memoised sub-parser result: the CPU attributes it set, and what it derived."""
+    """A memoised sub-parser result: the CPU attributes it set, and what it derived (``attrs`` None)."""
 
     changes: dict[str, Any]
     derived: Derived
@@ -119,9 +119,11 @@ class _Parsed(NamedTuple):
 def parse_cpu_target(request: DeriveRequest) -> Derived:
     """The parser of the core's ``llvm`` and ``c`` kinds, memoised per registry on the CPU attributes."""
     attrs = request.attrs
-    if "native" in (attrs.get("mcpu"), attrs.get("march")):
+    get = attrs.get
+    mcpu, march = get("mcpu"), get("march")
+    if mcpu == "native" or march == "native":
         return _parse_cpu_target(request)  # this machine's CPU is read afresh each time
-    key = (request.kind, *[attrs.get(name) for name in CPU_ATTRS])
+    key = (request.kind, get("mtriple"), mcpu, march, get("mattr"), get("mabi"), get("mfloat-abi"), get("vector-width"))
     memo = request.registry.parse_memo
     hit: _Parsed | None = memo.get(key)
     if hit is None:
@@ -129,10 +131,11 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
         result = derived.attrs if derived.attrs is not None else attrs
         if any(result.get(k) != attrs.get(k) for k in {*result, *attrs} if k not in CPU_ATTRS):
             return derived  # a sub-parser that sets other attributes is not memoised
-        hit = _Parsed({k: result[k] for k in CPU_ATTRS if k in result and result[k] != attrs.get(k)}, derived)
+        changes = {k: result[k] for k in CPU_ATTRS if k in result and result[k] != attrs.get(k)}
+        hit = _Parsed(changes, derived._replace(attrs=None))
         memo.put(key, hit)
     if not hit.changes:
-        return hit.derived._replace(attrs=None)
+        return hit.derived
     return hit.derived._replace(attrs={**attrs, **hit.changes})
 
 

@@ -20,11 +20,12 @@ from typing import NamedTuple
 
 from tcfg.errors import TargetSyntaxError
 
-__all__ = ["Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
+__all__ = ["OPTION_NAME", "Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
 
 _SPECIAL = frozenset("'\"\\")
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\,]")
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+#: What an option name (an attribute name) looks like.
+OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 _NUMBER = re.compile(r"-[0-9]")
 _WORD = re.compile(r"\S+")
 
@@ -166,7 +167,7 @@ def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]
         body_start = 2 if tok.text.startswith("--") else 1
         key_end = tok.eq if tok.eq >= 0 else len(tok.text)
         key = tok.text[body_start:key_end]
-        if not _KEY.match(key):
+        if not OPTION_NAME.match(key):
             raise TargetSyntaxError(
                 f"target {text!r}: {tok.text[:key_end]!r} is not a valid option name"
                 + pointer(text, tok.start, tok.end)

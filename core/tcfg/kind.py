@@ -87,6 +87,10 @@ class TargetKind:
     doc: str = ""
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    # The target builder's lookups: plain dicts, which read faster than the proxies above.
+    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)
+    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # position in canonical order
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
@@ -95,13 +99,7 @@ class TargetKind:
         clash = sorted(set(own) & set(_COMMON_TABLE))
         if clash:
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
-        table = {**own, **_COMMON_TABLE}
-        object.__setattr__(self, "table", MappingProxyType(table))
-        object.__setattr__(
-            self,
-            "defaults",
-            MappingProxyType({n: a.default for n, a in table.items() if a.default is not None}),
-        )
+        _set_tables(self, {**own, **_COMMON_TABLE})
 
     def schema(self, registry: Registry | None = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
@@ -141,8 +139,22 @@ class Compiler:
     features: Sequence[Feature] = ()
     doc: str = ""
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)
+    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # after all of the kind's
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
-        object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
+        _set_tables(self, dict(attr_table(self.attrs)))
+
+
+def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
+    """Fill the derived fields of a kind or compiler from its attribute table."""
+    defaults = {n: a.default for n, a in table.items() if a.default is not None}
+    object.__setattr__(owner, "table", MappingProxyType(table))
+    object.__setattr__(owner, "defaults", MappingProxyType(defaults))
+    object.__setattr__(owner, "_table", table)
+    object.__setattr__(owner, "_defaults", defaults)
+    object.__setattr__(owner, "_rank", {name: i for i, name in enumerate(table)})

@@ -8,7 +8,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -73,24 +73,23 @@ class TagEntry:
     owner: str
 
 
-class Memo:
-    """A bounded memo for pure per-registry computations (cleared whole when full)."""
+class Memo(dict[Any, Any]):
+    """A bounded memo for pure per-registry computations: a dict, cleared whole when full.
 
-    __slots__ = ("_data", "limit")
+    Read it with ``get`` (a plain dict lookup); store with :meth:`put`.
+    """
+
+    __slots__ = ("limit",)
 
     def __init__(self, limit: int) -> None:
-        self._data: dict[Any, Any] = {}
+        super().__init__()
         self.limit = limit
-
-    def get(self, key: Any) -> Any:
-        """The value stored for ``key``, or None."""
-        return self._data.get(key)
 
     def put(self, key: Any, value: Any) -> None:
         """Store ``value`` for ``key``."""
-        if len(self._data) >= self.limit:
-            self._data.clear()
-        self._data[key] = value
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
 
 
 class _PluginFailure(Exception):
@@ -149,8 +148,14 @@ class Registry:
         self._owners: dict[tuple[str, str], str] = {}
         self._records: list[PluginRecord] = []
         self._cache: dict[Any, Target] = {}
-        self._derive_hooks: list[tuple[str, Callable[..., Any]]] = []
+        #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
+        self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
         self.parse_memo = Memo(_CACHE_LIMIT)
+        #: Parser results the target builder has checked, by identity: ``id(obj) -> (obj,
+        #: checked form)``; holding ``obj`` keeps its id from being reused. Cleared when full.
+        self.vetted = Memo(_CACHE_LIMIT)
+        #: The target builder's context objects, by nesting depth.
+        self.build_contexts: dict[int, Any] = {}
 
     # -- loading ---------------------------------------------------------------------
 
@@ -208,7 +213,7 @@ class Registry:
         self._commit_dependent(stages)
         for plugin_name, impl in self._impls("tcfg_derive_target"):
             if plugin_name in stages:
-                self._derive_hooks.append((plugin_name, impl))
+                self.derive_hooks.append((plugin_name, impl))
 
     def _impls(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
         caller = getattr(self._pm.hook, hook)
@@ -518,15 +523,10 @@ class Registry:
         self._ensure()
         return list(self._records)
 
-    def derive_hooks(self) -> list[tuple[str, Callable[..., Any]]]:
-        """The ``tcfg_derive_target`` implementations, as ``(plugin, function)``."""
-        self._ensure()
-        return self._derive_hooks
-
     def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
         """What each ``tcfg_derive_target`` implementation adds for ``request``."""
         results = []
-        for plugin, function in self._derive_hooks:
+        for plugin, function in self.derive_hooks:
             derived = _call_target_hook(plugin, "tcfg_derive_target", partial(function, request=request))
             if derived is not None:
                 results.append((plugin, derived))
@@ -565,26 +565,31 @@ class Registry:
             hit = self._cache.get(key)
             if hit is not None:
                 return hit
-            from tcfg.build import build
-
-            made = build(self, spec, host)
+            made = _builder()(self, spec, host)
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
             self._cache[key] = made
             return made
-        from tcfg.build import build
-
-        return build(self, spec, host)
+        return _builder()(self, spec, host)
 
     def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:
         """The live kind and tag tables (for the target builder)."""
-        self._ensure()
+        if not self._loaded:
+            self._ensure()
         return self._kinds, self._tags
 
     def compiler_table(self) -> Mapping[tuple[str, str], Compiler]:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
         self._ensure()
         return self._compilers
+
+
+@lru_cache(maxsize=1)
+def _builder() -> Callable[[Registry, Any, Any], Target]:
+    """:func:`tcfg.build.build`, imported on first use (it imports this module)."""
+    from tcfg.build import build
+
+    return build
 
 
 def _call_plugin_code(plugin: str, what: str, function: Callable[[], Any]) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg.grammar import RawValue, quote
+from tcfg.grammar import OPTION_NAME, RawValue, quote
 
 if TYPE_CHECKING:
     from tcfg.registry import Registry
@@ -301,9 +301,11 @@ class Attr:
 
 
 def attr_table(attrs: Sequence[Attr]) -> Mapping[str, Attr]:
-    """``attrs`` by name, refusing duplicates."""
+    """``attrs`` by name, refusing duplicates and names the string grammar cannot write as ``-name``."""
     table: dict[str, Attr] = {}
     for attr in attrs:
+        if not isinstance(attr.name, str) or not OPTION_NAME.match(attr.name):
+            raise ValueError(f"attribute name {attr.name!r} must match {OPTION_NAME.pattern}")
         if attr.name in table:
             raise ValueError(f"attribute {attr.name!r} is declared twice")
         table[attr.name] = attr

@@ -47,13 +47,17 @@ class Target:
         "_hash",
         "_json",
         "_keys",
+        "_kind",
         "_registry",
         "_str",
         "_why",
-        "kind",
     )
 
-    kind: TargetKind
+    # Immutable by construction: every public attribute is a read-only property over a
+    # private slot, and a slotted class accepts no other attributes. (Overriding
+    # ``__setattr__`` instead would make every slot write in :meth:`_make` a Python
+    # call, about 1 µs per target.)
+    _kind: TargetKind
     _compiler: Compiler | None
     _attrs: Mapping[str, Any]
     _config: dict[str, Any]
@@ -82,20 +86,23 @@ class Target:
         registry: Registry,
     ) -> Target:
         self = object.__new__(cls)
-        put = object.__setattr__
-        put(self, "kind", kind)
-        put(self, "_compiler", compiler)
-        put(self, "_attrs", MappingProxyType(attrs))
-        put(self, "_config", config)
-        put(self, "_keys", keys)
-        put(self, "_feature_values", features)
-        put(self, "_why", why)
-        put(self, "_registry", registry)
-        for lazy in ("_features", "_hash", "_str", "_json"):
-            put(self, lazy, None)
+        self._kind = kind
+        self._compiler = compiler
+        self._attrs = MappingProxyType(attrs)
+        self._config = config
+        self._keys = keys
+        self._feature_values = features
+        self._why = why
+        self._registry = registry
+        self._features = self._hash = self._str = self._json = None
         return self
 
     # -- reading ---------------------------------------------------------------------
+
+    @property
+    def kind(self) -> TargetKind:
+        """The target's kind."""
+        return self._kind
 
     @property
     def attrs(self) -> Mapping[str, Any]:
@@ -118,7 +125,7 @@ class Target:
         features = self._features
         if features is None:
             features = Features(self._feature_values, self._why, self._registry.features)
-            object.__setattr__(self, "_features", features)
+            self._features = features
         return features
 
     @property
@@ -141,7 +148,7 @@ class Target:
     # -- printing --------------------------------------------------------------------
 
     def _attr_type(self, name: str) -> Any:
-        attr = self.kind.table.get(name)
+        attr = self._kind.table.get(name)
         if attr is None and self._compiler is not None:
             attr = self._compiler.table[name]
         assert attr is not None
@@ -150,7 +157,7 @@ class Target:
     def __str__(self) -> str:
         text = self._str
         if text is None:
-            parts = [self.kind.name]
+            parts = [self._kind.name]
             for name, value in self._config.items():
                 if value is True:
                     parts.append(f"-{name}")
@@ -159,12 +166,12 @@ class Target:
                 else:
                     parts.append(f"-{name}={self._attr_type(name).to_text(value)}")
             text = " ".join(parts)
-            object.__setattr__(self, "_str", text)
+            self._str = text
         return text
 
     def export(self) -> dict[str, Any]:
         """The canonical configuration as JSON-compatible data (no derived facts)."""
-        out: dict[str, Any] = {"kind": self.kind.name}
+        out: dict[str, Any] = {"kind": self._kind.name}
         for name, value in self._config.items():
             out[name] = value if type(value) in _PLAIN else self._attr_type(name).to_json(value)
         return out
@@ -174,7 +181,7 @@ class Target:
         text = self._json
         if text is None:
             text = json.dumps(self.export(), ensure_ascii=False)
-            object.__setattr__(self, "_json", text)
+            self._json = text
         return text
 
     def __repr__(self) -> str:
@@ -187,20 +194,14 @@ class Target:
             return True
         if not isinstance(other, Target):
             return NotImplemented
-        return self.kind.name == other.kind.name and self._config == other._config
+        return self._kind.name == other._kind.name and self._config == other._config
 
     def __hash__(self) -> int:
         value = self._hash
         if value is None:
-            value = hash((self.kind.name, frozenset(self._config.items())))
-            object.__setattr__(self, "_hash", value)
+            value = hash((self._kind.name, frozenset(self._config.items())))
+            self._hash = value
         return value
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Target is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Target is immutable; cannot delete {name!r}")
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (_rebuild, (self.to_json(),))
@@ -227,7 +228,7 @@ class Target:
 
     def is_specialization_of(self, other: Target) -> bool:
         """Same kind, and every attribute ``other`` configures has the same value here."""
-        if self.kind.name != other.kind.name:
+        if self._kind.name != other._kind.name:
             return False
         attrs = self._attrs
         missing = object()

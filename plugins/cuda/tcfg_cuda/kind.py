@@ -80,8 +80,11 @@ FEATURES = (
 
 
 @functools.cache
-def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str, str]]:
-    """The arch's table row, features and their explanations, computed once per arch."""
+def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str, str], dict[str, int]]:
+    """The arch's table row, features, their explanations and implied limits, computed once per arch.
+
+    The same objects are returned for every target of the arch, so the core checks them once.
+    """
     info = arch_info(name)
     known = set(arch_names())
     siblings = [arch_info(n) for n in (f"{info.base}a", f"{info.base}f") if n in known and n != name]
@@ -96,7 +99,11 @@ def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str,
             having = [s.name for s in siblings if s.features.get(feat)]
             if having:
                 why[feat] = f"code for {name} may not use it; code for {' or '.join(having)} may"
-    return info, features, why
+    implied = {
+        "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
+        "registers_per_block": info.limits["registers_per_block"],
+    }
+    return info, features, why, implied
 
 
 def _fill_native(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +128,7 @@ def parse_cuda(request: DeriveRequest) -> Derived:
         _check_limits(given, None)
         return Derived(attrs=attrs)
     try:
-        info, features, why = _arch_facts(arch)
+        _info, features, why, implied = _arch_facts(arch)
     except TargetError as exc:
         if arch.startswith("compute_"):
             raise AttributeValueError(
@@ -129,10 +136,6 @@ def parse_cuda(request: DeriveRequest) -> Derived:
                 "(its codegen embeds the PTX as well)"
             ) from None
         raise AttributeValueError(f"-arch={arch}: {exc}") from None
-    implied = {
-        "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
-        "registers_per_block": info.limits["registers_per_block"],
-    }
     _check_limits({**implied, **(attrs if attrs is not None else given)}, arch)
     return Derived(attrs=attrs, features=features, why=why, defaults=implied)
 
