@@ -144,3 +144,42 @@ def test_random_dicts_raise_only_target_errors(data: dict[str, Any]) -> None:
         tcfg.Target(data, registry=REGISTRY)
     with contextlib.suppress(tcfg.TargetError):
         tcfg.Target(json.dumps(data), registry=REGISTRY)
+
+
+def _outcome(build: Any) -> tuple[Any, ...]:
+    try:
+        made = build()
+    except tcfg.TargetError as exc:
+        return ("error", type(exc), str(exc))
+    if made is None:
+        return ("declined",)
+    return ("target", str(made), made.to_json(), dict(made.attrs), made.keys, dict(made.features))
+
+
+OPTION_NAMES = ("gen", "lanes", "mode", "ecc", "units", "label", "peer", "compiler", "turbo_level", "keys")
+OPTION_VALUES = ("1", "2", "3", "5", "0", "-1", "fast", "exact", "true", "false", "", "a,b", ",", "turbo")
+OPTION_WORDS = st.tuples(
+    st.sampled_from(["-"] * 8 + ["--", ""]),
+    st.sampled_from([*OPTION_NAMES, "libs", "host", "mcpu", "mtriple", "mattr", "model", "tag", "x", "1"]),
+    st.sampled_from(["="] * 8 + [""]),
+    st.sampled_from([*OPTION_VALUES, "nope", "llvm", "x86_64-linux-gnu", "riscv64", "toy-v2", "cortex-a72"])
+    | st.sampled_from(["+neon,-sve", "acme/a2", "c", "accel=1"]),
+).map("".join)
+SHORTCUT_TEXT = st.tuples(
+    st.sampled_from(["llvm", "c", "accel", "acme/a2", "acme/a2,board-1.0", "nope", "-gen=1"]),
+    st.lists(OPTION_WORDS, max_size=5) | st.lists(OPTION_WORDS | GRAMMAR_WORDS, max_size=5),
+    st.sampled_from([" ", "  ", "\t", " \n "]),
+).map(lambda parts: parts[2].join([parts[0], *parts[1]]))
+
+
+@given(SHORTCUT_TEXT | st.lists(GRAMMAR_WORDS | TEXT, max_size=10).map("".join))
+def test_the_unquoted_shortcut_agrees_with_the_full_reader(text: str) -> None:
+    from tcfg import build
+
+    stripped = text.strip()
+    assume(stripped and stripped[0] != "{" and not any(c in text for c in "'\"\\"))
+    assume(len(text) <= build.MAX_TEXT)
+    for _ in range(2):  # the second time, words seen before come from the registry's memo
+        shortcut = _outcome(lambda: build._from_words(REGISTRY, stripped.split(), text, 0))
+        if shortcut != ("declined",):
+            assert shortcut == _outcome(lambda: build._from_tokens(REGISTRY, text, 0))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from tcfg.errors import (
     AttributeValueError,
@@ -130,11 +130,21 @@ def _no_constants(name: str) -> Any:
 
 
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+#: The decoder's C scanner: ``(value, end)`` of the JSON value at an index, without the
+#: Python frames of ``decode``/``raw_decode`` (StopIteration if there is none).
+_scan_json: Callable[[str, int], tuple[Any, int]] = vars(_JSON)["scan_once"]
 
 
 def _load_json(text: str) -> Any:
+    """The value of JSON ``text`` (stripped of surrounding whitespace)."""
     try:
-        return _JSON.decode(text)
+        try:
+            value, end = _scan_json(text, 0)
+        except StopIteration:
+            value, end = None, -1
+        if end != len(text):  # no JSON value at the start, or more text after it
+            value = _JSON.decode(text)  # raises the decoder's own error
+        return value
     except _JsonRefused as exc:
         raise TargetSyntaxError(f"JSON target {_short(text)!r}: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -209,7 +219,8 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     A shortcut for the common form, with the result :func:`_from_tokens` gives: on any
     input it does not accept as it stands (a flag, a separate value, an unknown name, a
     value its type refuses) it returns None, and :func:`_from_tokens` reads the string
-    and reports the error with its position.
+    and reports the error with its position. Words it has converted before (for the
+    same kind) are looked up, not converted again.
     """
     kinds, tags = registry.kinds_and_tags()
     kind = kinds.get(words[0])
@@ -219,15 +230,21 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         if entry is None:
             return None
         kind, base = entry.target.kind, entry.target.config
-    values: dict[str, str] = {}
+    known = registry.option_words  # (kind, word) -> (name, value), for the kind's own plain attributes
+    given: dict[str, Any] = {}
+    new: list[tuple[str, str, str]] = []  # (name, value text, word) of words not in `known`
+    compiler_name = base.get("compiler") if base else None
     for word in words[1:]:
+        hit = known.get((kind.name, word))
+        if hit is not None:
+            given[hit[0]] = hit[1]
+            continue
         key, eq, value = word.partition("=")
         if not eq or word[0] != "-":
             return None
-        values[key] = value
-    if len(values) < len(words) - 1:
-        return None  # an option given twice
-    compiler_name = values.get("-compiler", base.get("compiler") if base else None)
+        if key == "-compiler":
+            compiler_name = value
+        new.append((key[1:], value, word))
     compiler = None
     if compiler_name is not None:
         compiler = registry.compiler_table().get((kind.name, compiler_name))
@@ -236,24 +253,27 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     table = kind._table
     own = compiler._table if compiler is not None else {}
     nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
-    given: dict[str, Any] = {}
-    for key, value in values.items():
-        name = key[1:]
+    for name, value, word in new:
         attr = table.get(name) or own.get(name)
         if attr is None:
             return None
         commas = tuple(i for i, c in enumerate(value) if c == ",") if "," in value else ()
         try:
-            given[name] = attr.type.from_text(_raw_value(RawValue, (value, commas, False)), nested)
+            given[name] = converted = attr.type.from_text(_new_tuple(RawValue, (value, commas, False)), nested)
         except (InvalidValue, TargetError):
             return None
+        if name in table and name != "compiler" and not attr.type.holds_targets:
+            known.put((kind.name, word), (name, converted))
+    if len(given) < len(words) - 1:
+        return None  # an option given twice
     if not base:
         return finish(registry, kind, given, text, depth, checked=True)
     return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
 
 
-#: ``RawValue(*args)`` without the generated ``__new__``'s Python frame.
-_raw_value = tuple.__new__
+#: ``NamedTupleClass(*fields)`` without the generated ``__new__``'s Python frame (every field given).
+_new_tuple = tuple.__new__
+_NO_FEATURES = DeriveRequest._field_defaults["features"]
 
 
 def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
@@ -447,37 +467,80 @@ def finish(
         defaults = {**defaults, **compiler._defaults}
     full = {**defaults, **attrs}
     names: Any = attrs  # the attributes that may differ from their defaults
-    derived = _NOTHING
-    if kind.parser is not None:
-        derived = _run(kind.parser, DeriveRequest(kind.name, full, registry), registry, kind, text)
+    parser = kind.parser
+    if parser is None:
+        derived, prepared = _NOTHING, _Prepared(_NOTHING, {}, kind.default_keys)
+    else:
+        try:
+            derived = parser(_new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
+        except Exception as exc:
+            _parser_failed(exc, registry, kind, text, "")
+        prepared = registry.vetted.get(id(derived)) or _NO_PREPARED
+        if prepared.derived is not derived:
+            prepared = _prepare(registry, kind, compiler, derived, text, depth)
         if derived.attrs is not None and derived.attrs != full:
             full, changed = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
             names = [*attrs, *changed]
-        if derived.defaults:
-            implied = _vetted_defaults(registry, kind, compiler, derived.defaults, depth)
-            defaults = {**defaults, **implied}
-            full = {**implied, **full}
-    features, why, keys = derived.features, derived.why, derived.keys
+        if prepared.implied:
+            defaults = {**defaults, **prepared.implied}
+            full = {**prepared.implied, **full}
+    features, why, keys = derived.features, derived.why, prepared.keys
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
         found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
         features, why = _merged(found)
-        keys = tuple(key for d in found for key in d.keys)
-    if features and registry.vetted.get(id(features), _NO_ENTRY)[0] is not features:
-        _vet_features(registry, features, text)
+        if features:
+            _vet_features(registry, features, text)
+        keys = _unique(tuple(key for d in found for key in d.keys) + kind.default_keys)
     user_keys = full.get("keys")
-    keys = (*user_keys, *keys, *kind.default_keys) if user_keys else keys + kind.default_keys
-    return Target._make(
-        kind, compiler, full, _config(kind, compiler, full, defaults, names), _unique(keys), features, why, registry
-    )
+    if user_keys:
+        keys = _unique((*user_keys, *keys))
+    if len(names) > 1:  # the configuration lists them in canonical order
+        order_key = (kind.name, compiler.name if compiler is not None else None, *names)
+        names = registry.orders.get(order_key) or _canonical_order(registry, order_key, kind, compiler, names)
+    config = {}
+    for name in names:
+        value = full[name]
+        if defaults.get(name, _MISSING) != value:
+            config[name] = value
+    return Target._make(kind, compiler, full, config, keys, features, why, registry)
+
+
+class _Prepared(NamedTuple):
+    """What the builder makes of one kind parser's result, once per :class:`Derived` object.
+
+    ``implied``: its ``defaults``, type-checked; ``keys``: its keys then the kind's, without repeats.
+    """
+
+    derived: Derived
+    implied: dict[str, Any]
+    keys: tuple[str, ...]
 
 
 _NOTHING = Derived()
-_NO_ENTRY = (None, None)
+_NO_PREPARED = _Prepared(_NOTHING, {}, ())
+
+
+def _prepare(
+    registry: Registry, kind: TargetKind, compiler: Compiler | None, derived: Derived, text: Any, depth: int
+) -> _Prepared:
+    """Check a kind parser's result (undeclared features, mistyped defaults) and remember it.
+
+    Parsers that memoise their results (returning the same object for the same
+    attributes, as the CPU parser does) are checked once per result.
+    """
+    if type(derived) is not Derived and not isinstance(derived, Derived):
+        raise PluginError(f"{_parser_name(registry, kind, '')} returned {derived!r}, not a Derived")
+    if derived.features:
+        _vet_features(registry, derived.features, text)
+    implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth)[0] if derived.defaults else {}
+    prepared = _Prepared(derived, implied, _unique(derived.keys + kind.default_keys))
+    registry.vetted.put(id(derived), prepared)
+    return prepared
 
 
 def _unique(keys: tuple[str, ...]) -> tuple[str, ...]:
     """``keys`` without repeats, first occurrences kept."""
-    return keys if len(keys) < 2 or (len(keys) == 2 and keys[0] != keys[1]) else tuple(dict.fromkeys(keys))
+    return tuple(dict.fromkeys(keys))
 
 
 def _more_derived(
@@ -513,25 +576,18 @@ def _check_names(
             _attr(registry, kind, compiler, key, text, None)
 
 
-def _config(
-    kind: TargetKind, compiler: Compiler | None, full: dict[str, Any], defaults: Mapping[str, Any], names: Any
-) -> dict[str, Any]:
-    """The attributes among ``names`` that differ from their defaults, in canonical order."""
+def _canonical_order(
+    registry: Registry, order_key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Any
+) -> tuple[str, ...]:
+    """``names`` in canonical order (the kind's attributes as declared, then the compiler's), remembered."""
     rank = kind._rank
     if compiler is None:
-        order = rank.__getitem__
+        ordered = tuple(sorted(names, key=rank.__getitem__))
     else:
         after, own = len(rank), compiler._rank
-
-        def order(name: str) -> int:
-            return rank[name] if name in rank else after + own[name]
-
-    config = {}
-    for name in sorted(names, key=order) if len(names) > 1 else names:
-        value = full[name]
-        if defaults.get(name, _MISSING) != value:
-            config[name] = value
-    return config
+        ordered = tuple(sorted(names, key=lambda name: rank[name] if name in rank else after + own[name]))
+    registry.orders.put(order_key, ordered)
+    return ordered
 
 
 def _merged(found: list[Derived]) -> tuple[Mapping[str, FeatureValue], Mapping[str, str]]:
@@ -574,27 +630,9 @@ def _checked_changes(
     return out, tuple(differ)
 
 
-def _vetted_defaults(
-    registry: Registry, kind: TargetKind, compiler: Compiler | None, implied: Mapping[str, Any], depth: int
-) -> dict[str, Any]:
-    """A parser's ``Derived.defaults``, type-checked once per mapping object."""
-    hit = registry.vetted.get(id(implied), _NO_ENTRY)
-    if hit[0] is implied:
-        checked: dict[str, Any] = hit[1]
-        return checked
-    checked = _checked_changes(registry, kind, compiler, {}, implied, depth)[0]
-    _remember(registry, implied, checked)
-    return checked
-
-
 def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text: Any) -> None:
-    """Refuse features no plugin declared (the caller skips mappings already vetted)."""
+    """Refuse features no plugin declared."""
     declared = registry.features.docs
     if not features.keys() <= declared.keys():
         undeclared = sorted(features.keys() - declared.keys())
         raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {undeclared}")
-    _remember(registry, features, None)
-
-
-def _remember(registry: Registry, obj: Any, checked: Any) -> None:
-    registry.vetted.put(id(obj), (obj, checked))

@@ -119,11 +119,9 @@ class _Parsed(NamedTuple):
 def parse_cpu_target(request: DeriveRequest) -> Derived:
     """The parser of the core's ``llvm`` and ``c`` kinds, memoised per registry on the CPU attributes."""
     attrs = request.attrs
-    get = attrs.get
-    mcpu, march = get("mcpu"), get("march")
-    if mcpu == "native" or march == "native":
+    if attrs.get("mcpu") == "native" or attrs.get("march") == "native":
         return _parse_cpu_target(request)  # this machine's CPU is read afresh each time
-    key = (request.kind, get("mtriple"), mcpu, march, get("mattr"), get("mabi"), get("mfloat-abi"), get("vector-width"))
+    key = (request.kind, *map(attrs.get, CPU_ATTRS))
     memo = request.registry.parse_memo
     hit: _Parsed | None = memo.get(key)
     if hit is None:

@@ -64,6 +64,10 @@ class AttrType(ABC):
 
     #: A phrase for error messages, e.g. "an integer".
     description: str = ""
+    #: Whether values are targets, built through the :class:`BuildContext`. Values of
+    #: other types must depend only on the input (and the registry): the builder reuses
+    #: them for equal input text.
+    holds_targets: bool = False
 
     @abstractmethod
     def from_text(self, raw: RawValue, build: BuildContext) -> Any:
@@ -236,6 +240,7 @@ class TargetValue(AttrType):
     """A nested target (``-host='llvm -mcpu=...'``, or a dict/JSON/Target in dict input)."""
 
     description = "a target (a string, a dict or a Target)"
+    holds_targets = True
 
     def from_text(self, raw: RawValue, build: BuildContext) -> Target:
         return build(raw.text)
@@ -258,6 +263,7 @@ class TargetList(AttrType):
     """A list of nested targets: comma-separated quoted target strings in the string grammar."""
 
     description = "a list of targets"
+    holds_targets = True
 
     def from_text(self, raw: RawValue, build: BuildContext) -> tuple[Target, ...]:
         return tuple(build(part) for part in raw.split())

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcfg.errors import AttributeValueError, TargetError
-from tcfg.features import Feature, FeatureValue
+from tcfg.features import Feature
 from tcfg.kind import Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, Integer, String
-from tcfg_cuda.arch import ArchInfo, arch_info, arch_names
+from tcfg_cuda.arch import arch_info, arch_names
 
 __all__ = ["CUDA", "FEATURES", "parse_cuda"]
 
@@ -80,10 +80,10 @@ FEATURES = (
 
 
 @functools.cache
-def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str, str], dict[str, int]]:
-    """The arch's table row, features, their explanations and implied limits, computed once per arch.
+def _arch_facts(name: str) -> Derived:
+    """What the arch gives (features, their explanations, implied limits), computed once per arch.
 
-    The same objects are returned for every target of the arch, so the core checks them once.
+    The same object is returned for every target of the arch, so the core checks it once.
     """
     info = arch_info(name)
     known = set(arch_names())
@@ -103,7 +103,7 @@ def _arch_facts(name: str) -> tuple[ArchInfo, dict[str, FeatureValue], dict[str,
         "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
         "registers_per_block": info.limits["registers_per_block"],
     }
-    return info, features, why, implied
+    return Derived(features=features, why=why, defaults=implied)
 
 
 def _fill_native(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -125,10 +125,10 @@ def parse_cuda(request: DeriveRequest) -> Derived:
         attrs = _fill_native(dict(given))
         arch = attrs["arch"]
     if arch is None:
-        _check_limits(given, None)
+        _check_limits(given, None, {})
         return Derived(attrs=attrs)
     try:
-        _info, features, why, implied = _arch_facts(arch)
+        facts = _arch_facts(arch)
     except TargetError as exc:
         if arch.startswith("compute_"):
             raise AttributeValueError(
@@ -136,12 +136,13 @@ def parse_cuda(request: DeriveRequest) -> Derived:
                 "(its codegen embeds the PTX as well)"
             ) from None
         raise AttributeValueError(f"-arch={arch}: {exc}") from None
-    _check_limits({**implied, **(attrs if attrs is not None else given)}, arch)
-    return Derived(attrs=attrs, features=features, why=why, defaults=implied)
+    _check_limits(attrs if attrs is not None else given, arch, facts.defaults)
+    return facts if attrs is None else facts._replace(attrs=attrs)
 
 
-def _check_limits(attrs: Mapping[str, Any], arch: str | None) -> None:
-    optin = attrs.get("max_shared_memory_per_block_optin")
+def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[str, Any]) -> None:
+    """Refuse limits that contradict each other (``implied``: the arch's, for those not given)."""
+    optin = attrs.get("max_shared_memory_per_block_optin", implied.get("max_shared_memory_per_block_optin"))
     static = attrs["max_shared_memory_per_block"]
     if optin is not None and static > optin:
         raise AttributeValueError(

@@ -1,0 +1,150 @@
+"""What the target builder reuses between targets, and that reuse never changes a result.
+
+The builder remembers, per registry: the option words of target strings it has
+converted, the canonical order of attribute-name sets, and the checked form of each
+parser result object. These tests pin down when each may and may not answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import tcfg
+from tcfg.plugin import Attr, Derived, Feature, Integer, String, TargetKind
+from tests.fake_plugins import AccelPlugin, plugin_with
+
+
+def registry_with(*kinds: TargetKind, features: tuple[Feature, ...] = ()) -> tcfg.Registry:
+    def register_kinds(register: Any) -> None:
+        for kind in kinds:
+            register(kind)
+
+    def register_features(register: Any) -> None:
+        for feature in features:
+            register(feature)
+
+    plugin = plugin_with("p", tcfg_register_kinds=register_kinds, tcfg_register_features=register_features)
+    return tcfg.Registry(plugins=[plugin], autoload=False)
+
+
+def test_an_option_word_is_converted_per_kind() -> None:
+    wide = TargetKind("wide", "cpu", attrs=(Attr("n", Integer()),))
+    narrow = TargetKind("narrow", "cpu", attrs=(Attr("n", Integer(maximum=3)),))
+    reg = registry_with(wide, narrow)
+    assert tcfg.Target("wide -n=7", registry=reg).attrs["n"] == 7
+    with pytest.raises(tcfg.AttributeValueError, match="-n expects an integer <= 3, got 7"):
+        tcfg.Target("narrow -n=7 -model=a", registry=reg)
+    assert tcfg.Target("wide -n=7 -model=a", registry=reg).attrs["n"] == 7
+
+
+def test_a_remembered_word_repeated_is_still_an_error() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    tcfg.Target("accel -gen=2", registry=reg)
+    with pytest.raises(tcfg.AttributeValueError, match="-gen is given twice"):
+        tcfg.Target("accel -gen=2 -gen=2", registry=reg)
+    with pytest.raises(tcfg.AttributeValueError, match="-gen is given twice"):
+        tcfg.Target("accel -gen=2 -gen=3", registry=reg)
+
+
+def test_target_valued_words_are_built_each_time() -> None:
+    """A nested target is never taken from the word memo: its depth decides whether it is too deep."""
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    first = tcfg.Target("accel -peer=accel -model=a", registry=reg)
+    second = tcfg.Target("accel -peer=accel -model=b", registry=reg)
+    assert first.attrs["peer"] == second.attrs["peer"]
+    assert not any(word.startswith("-peer=") for _kind, word in reg.option_words)
+
+
+def test_compiler_words_are_not_remembered() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    tcfg.Target("accel -gen=2 -compiler=turbo -turbo_level=2", registry=reg)
+    words = {word for _kind, word in reg.option_words}
+    assert "-gen=2" in words
+    assert not words & {"-compiler=turbo", "-turbo_level=2"}
+
+
+def test_attribute_order_is_canonical_whatever_order_names_come_in() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    orders = {
+        str(tcfg.Target(spec, registry=reg))
+        for spec in (
+            {"kind": "accel", "lanes": 4, "gen": 2, "label": "x"},
+            {"kind": "accel", "label": "x", "gen": 2, "lanes": 4},
+            "accel -label=x -lanes=4 -gen=2",
+            "accel -gen=2 -label=x -lanes=4",
+        )
+    }
+    assert orders == {"accel -gen=2 -lanes=4 -label=x"}
+
+
+def test_a_memoised_parser_result_is_checked_once_and_reused() -> None:
+    calls: list[str] = []
+    result = Derived(keys=("fast", "fast"), features={"quick": True}, defaults={"n": 4})
+
+    def parse(request: Any) -> Derived:
+        calls.append(request.attrs.get("model", ""))
+        return result
+
+    kind = TargetKind("memo", "cpu", attrs=(Attr("n", Integer()),), parser=parse, features=(Feature("quick", "."),))
+    reg = registry_with(kind)
+    a = tcfg.Target({"kind": "memo", "model": "a"}, registry=reg)
+    b = tcfg.Target({"kind": "memo", "model": "b", "n": 4}, registry=reg)
+    assert calls == ["a", "b"]
+    assert a.keys == b.keys == ("fast",)
+    assert a.attrs["n"] == b.attrs["n"] == 4
+    assert str(b) == "memo -model=b"  # a given value equal to an implied default is not configuration
+    assert a.features.quick and b.features.quick
+
+
+def test_a_parser_result_with_undeclared_features_fails_every_time() -> None:
+    result = Derived(features={"secret": True})
+    kind = TargetKind("sly", "cpu", parser=lambda request: result)
+    reg = registry_with(kind)
+    for _ in range(2):
+        with pytest.raises(tcfg.PluginError, match=r"undeclared features \['secret'\]"):
+            tcfg.Target("sly", registry=reg)
+
+
+def test_a_parser_result_with_mistyped_defaults_fails_every_time() -> None:
+    result = Derived(defaults={"n": "four"})
+    kind = TargetKind("typo", "cpu", attrs=(Attr("n", Integer()),), parser=lambda request: result)
+    reg = registry_with(kind)
+    for _ in range(2):
+        with pytest.raises(tcfg.PluginError, match="set 'n' to 'four', which expects an integer"):
+            tcfg.Target("typo", registry=reg)
+
+
+def test_a_parser_returning_something_else_is_a_plugin_error() -> None:
+    kind = TargetKind("odd", "cpu", parser=lambda request: {"keys": ()})
+    reg = registry_with(kind)
+    with pytest.raises(tcfg.PluginError, match="returned {'keys': ..}, not a Derived"):
+        tcfg.Target("odd", registry=reg)
+
+
+@pytest.mark.parametrize("name", ["two words", "", "-lead", "ünï", "a=b", "x,y"])
+def test_attribute_names_must_be_writable_as_options(name: str) -> None:
+    with pytest.raises(ValueError, match="must match"):
+        TargetKind("k", "cpu", attrs=(Attr(name, String()),))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"kind": "llvm"} x', "Extra data at line 1 column 18"),
+        ("{} {}", "Extra data at line 1 column 4"),
+        ('{"kind":', "Expecting value at line 1 column 9"),
+        ('{"kind": "llvm", "host": {"kind": "c", "kind": "c"}}', "the key 'kind' appears twice"),
+    ],
+)
+def test_json_text_errors_name_the_problem(text: str, message: str) -> None:
+    with pytest.raises(tcfg.TargetSyntaxError, match=message):
+        tcfg.Target(text, registry=tcfg.Registry(autoload=False))
+
+
+def test_targets_refuse_attribute_assignment() -> None:
+    t = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=tcfg.Registry(autoload=False))
+    for name in ("kind", "attrs", "config", "keys", "features", "host", "tag", "registry", "anything"):
+        with pytest.raises(AttributeError):
+            setattr(t, name, None)
