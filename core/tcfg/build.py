@@ -263,7 +263,9 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         except (InvalidValue, TargetError):
             return None
         if name in table and name != "compiler" and not attr.type.holds_targets:
-            known.put((kind.name, word), (name, converted))
+            if len(known) >= known.limit:
+                known.clear()
+            known[kind.name, word] = (name, converted)
     if len(given) < len(words) - 1:
         return None  # an option given twice
     if not base:

@@ -47,6 +47,8 @@ class BuildContext(Protocol):
 
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+\Z")
+#: Most values a :class:`String` remembers as matching its pattern (cleared whole when full).
+_MATCHED_LIMIT = 1024
 
 
 class InvalidValue(Exception):
@@ -101,17 +103,22 @@ class String(AttrType):
     def __init__(self, pattern: str | None = None, what: str = "") -> None:
         self.pattern = re.compile(pattern) if pattern else None
         self.description = f"a string ({what})" if what else "a string"
+        self._matched: set[str] = set()  # values the pattern accepted (bounded)
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
 
     def check(self, value: Any, build: BuildContext) -> str:
-        if not isinstance(value, str):
+        if type(value) is not str and not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        if self.pattern is not None and not self.pattern.fullmatch(value):
-            odd = next((c for c in value if not c.isascii()), None)
-            note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
-            raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
+        if self.pattern is not None and value not in self._matched:
+            if not self.pattern.fullmatch(value):
+                odd = next((c for c in value if not c.isascii()), None)
+                note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
+                raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
+            if len(self._matched) >= _MATCHED_LIMIT:
+                self._matched.clear()
+            self._matched.add(value)
         return value
 
     def json_schema(self) -> dict[str, Any]:
