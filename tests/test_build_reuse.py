@@ -7,6 +7,7 @@ parser result object. These tests pin down when each may and may not answer.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -54,13 +55,13 @@ def test_target_valued_words_are_built_each_time() -> None:
     first = tcfg.Target("accel -peer=accel -model=a", registry=reg)
     second = tcfg.Target("accel -peer=accel -model=b", registry=reg)
     assert first.attrs["peer"] == second.attrs["peer"]
-    assert not any(word.startswith("-peer=") for _kind, word in reg.option_words)
+    assert not any(word.startswith("-peer=") for word in reg.option_words["accel"])
 
 
 def test_compiler_words_are_not_remembered() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
     tcfg.Target("accel -gen=2 -compiler=turbo -turbo_level=2", registry=reg)
-    words = {word for _kind, word in reg.option_words}
+    words = set(reg.option_words["accel"])
     assert "-gen=2" in words
     assert not words & {"-compiler=turbo", "-turbo_level=2"}
 
@@ -119,7 +120,7 @@ def test_a_parser_result_with_mistyped_defaults_fails_every_time() -> None:
 def test_a_parser_returning_something_else_is_a_plugin_error() -> None:
     kind = TargetKind("odd", "cpu", parser=lambda request: {"keys": ()})
     reg = registry_with(kind)
-    with pytest.raises(tcfg.PluginError, match="returned {'keys': ..}, not a Derived"):
+    with pytest.raises(tcfg.PluginError, match=re.escape("returned {'keys': ()}, not a Derived")):
         tcfg.Target("odd", registry=reg)
 
 

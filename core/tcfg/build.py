@@ -25,6 +25,7 @@ from tcfg.errors import (
 from tcfg.features import FeatureValue
 from tcfg.grammar import Option, RawValue, pointer, split_options, tokenize
 from tcfg.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
+from tcfg.registry import Memo
 from tcfg.schema import Attr, InvalidValue
 from tcfg.target import Target
 
@@ -37,6 +38,8 @@ __all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish", "nested_context", "with_a
 MAX_DEPTH = 32
 #: The longest target text (string or JSON) accepted, in characters.
 MAX_TEXT = 65536
+#: Most option words remembered per kind (cleared whole when full).
+OPTION_WORDS_LIMIT = 4096
 
 _MISSING = object()
 
@@ -230,47 +233,64 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         if entry is None:
             return None
         kind, base = entry.target.kind, entry.target.config
-    known = registry.option_words  # (kind, word) -> (name, value), for the kind's own plain attributes
+    known = registry.option_words.get(kind.name)  # word -> (name, value), for the kind's own plain attributes
+    if known is None:
+        known = registry.option_words[kind.name] = Memo(OPTION_WORDS_LIMIT)
+    table = kind._table
+    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
     given: dict[str, Any] = {}
-    new: list[tuple[str, str, str]] = []  # (name, value text, word) of words not in `known`
+    later: list[tuple[str, str]] = []  # (name, value text): the compiler and what it may own, targets
     compiler_name = base.get("compiler") if base else None
     for word in words[1:]:
-        hit = known.get((kind.name, word))
+        hit = known.get(word)
         if hit is not None:
             given[hit[0]] = hit[1]
             continue
         key, eq, value = word.partition("=")
         if not eq or word[0] != "-":
             return None
-        if key == "-compiler":
-            compiler_name = value
-        new.append((key[1:], value, word))
-    compiler = None
-    if compiler_name is not None:
-        compiler = registry.compiler_table().get((kind.name, compiler_name))
-        if compiler is None:
+        name = key[1:]
+        attr = table.get(name)
+        if attr is None or attr.type.holds_targets or name == "compiler":
+            later.append((name, value))
+            if name == "compiler":
+                compiler_name = value
+            continue
+        converted = _word_value(attr, value, nested)
+        if converted is _DECLINED:
             return None
-    table = kind._table
-    own = compiler._table if compiler is not None else {}
-    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
-    for name, value, word in new:
-        attr = table.get(name) or own.get(name)
-        if attr is None:
+        given[name] = converted
+        if len(known) >= OPTION_WORDS_LIMIT:
+            known.clear()
+        known[word] = (name, converted)
+    if later or compiler_name is not None:
+        compiler = None if compiler_name is None else registry.compiler_table().get((kind.name, compiler_name))
+        if compiler_name is not None and compiler is None:
             return None
-        commas = tuple(i for i, c in enumerate(value) if c == ",") if "," in value else ()
-        try:
-            given[name] = converted = attr.type.from_text(_new_tuple(RawValue, (value, commas, False)), nested)
-        except (InvalidValue, TargetError):
-            return None
-        if name in table and name != "compiler" and not attr.type.holds_targets:
-            if len(known) >= known.limit:
-                known.clear()
-            known[kind.name, word] = (name, converted)
+        own = compiler._table if compiler is not None else {}
+        for name, value in later:
+            attr = table.get(name) or own.get(name)
+            converted = _DECLINED if attr is None else _word_value(attr, value, nested)
+            if converted is _DECLINED:
+                return None
+            given[name] = converted
     if len(given) < len(words) - 1:
         return None  # an option given twice
     if not base:
         return finish(registry, kind, given, text, depth, checked=True)
     return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
+
+
+_DECLINED = object()
+
+
+def _word_value(attr: Attr, text: str, nested: _Nested) -> Any:
+    """The value of an unquoted option value, or ``_DECLINED`` when its type refuses it."""
+    commas = tuple(i for i, c in enumerate(text) if c == ",") if "," in text else ()
+    try:
+        return attr.type.from_text(_new_tuple(RawValue, (text, commas, False)), nested)
+    except (InvalidValue, TargetError):
+        return _DECLINED
 
 
 #: ``NamedTupleClass(*fields)`` without the generated ``__new__``'s Python frame (every field given).
@@ -402,6 +422,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
+    skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
     for key, value in data.items():
         attr = table.get(key)
         if attr is None:
@@ -410,7 +431,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             if not isinstance(key, str):
                 raise TargetSyntaxError(f"target {_short(text)!r}: attribute names must be strings, not {key!r}")
             attr = _attr(registry, kind, compiler, key, text, None)
-        elif key == "tag" and kind_name is None:
+        elif key == skip:
             continue
         try:
             given[key] = attr.type.check(value, nested)
@@ -471,7 +492,7 @@ def finish(
     names: Any = attrs  # the attributes that may differ from their defaults
     parser = kind.parser
     if parser is None:
-        derived, prepared = _NOTHING, _Prepared(_NOTHING, {}, kind.default_keys)
+        derived, prepared = _NOTHING, _Prepared(_NOTHING, {}, kind._defaults, kind.default_keys)
     else:
         try:
             derived = parser(_new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
@@ -484,7 +505,7 @@ def finish(
             full, changed = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
             names = [*attrs, *changed]
         if prepared.implied:
-            defaults = {**defaults, **prepared.implied}
+            defaults = prepared.defaults if compiler is None else {**defaults, **prepared.implied}
             full = {**prepared.implied, **full}
     features, why, keys = derived.features, derived.why, prepared.keys
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
@@ -510,16 +531,18 @@ def finish(
 class _Prepared(NamedTuple):
     """What the builder makes of one kind parser's result, once per :class:`Derived` object.
 
-    ``implied``: its ``defaults``, type-checked; ``keys``: its keys then the kind's, without repeats.
+    ``implied``: its ``defaults``, type-checked; ``defaults``: the kind's defaults and
+    those; ``keys``: its keys then the kind's, without repeats.
     """
 
     derived: Derived
     implied: dict[str, Any]
+    defaults: dict[str, Any]
     keys: tuple[str, ...]
 
 
 _NOTHING = Derived()
-_NO_PREPARED = _Prepared(_NOTHING, {}, ())
+_NO_PREPARED = _Prepared(_NOTHING, {}, {}, ())
 
 
 def _prepare(
@@ -535,7 +558,7 @@ def _prepare(
     if derived.features:
         _vet_features(registry, derived.features, text)
     implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth)[0] if derived.defaults else {}
-    prepared = _Prepared(derived, implied, _unique(derived.keys + kind.default_keys))
+    prepared = _Prepared(derived, implied, {**kind._defaults, **implied}, _unique(derived.keys + kind.default_keys))
     registry.vetted.put(id(derived), prepared)
     return prepared
 

@@ -163,8 +163,8 @@ class Registry:
         self.vetted = Memo(_CACHE_LIMIT)
         #: Canonical orders of attribute names, by ``(kind, compiler, names as given)``.
         self.orders = Memo(_CACHE_LIMIT)
-        #: Option words of target strings and their values, by ``(kind, "-name=text")``.
-        self.option_words = Memo(_CACHE_LIMIT)
+        #: Per kind, option words of target strings (``-name=text``) and their ``(name, value)``.
+        self.option_words: dict[str, Memo] = {}
         #: The target builder's context objects, by nesting depth.
         self.build_contexts: dict[int, Any] = {}
 
