@@ -149,3 +149,67 @@ def test_targets_refuse_attribute_assignment() -> None:
     for name in ("kind", "attrs", "config", "keys", "features", "host", "tag", "registry", "anything"):
         with pytest.raises(AttributeError):
             setattr(t, name, None)
+
+
+def counting_kind(name: str, key: Any) -> tuple[TargetKind, list[dict[str, Any]]]:
+    """A kind whose parser records each call and fills ``-n`` from ``-size`` (upper-cased into label)."""
+    calls: list[dict[str, Any]] = []
+
+    def parse(request: Any) -> Derived:
+        calls.append(dict(request.attrs))
+        size = request.attrs.get("size", "s")
+        return Derived(attrs={**request.attrs, "label": size.upper()}, keys=(f"size_{size}",))
+
+    attrs = (Attr("size", String()), Attr("label", String()))
+    return TargetKind(name, "cpu", attrs=attrs, parser=parse, parse_key=key), calls
+
+
+def test_a_parse_key_runs_the_parser_once_per_key() -> None:
+    kind, calls = counting_kind("keyed", lambda attrs: attrs.get("size"))
+    reg = registry_with(kind)
+    made = [tcfg.Target({"kind": "keyed", "size": size, "model": m}, registry=reg) for size in "sm" for m in "ab"]
+    assert [c.get("model") for c in calls] == ["a", "a"]  # one call per size, the first model's
+    assert [t.attrs["label"] for t in made] == ["S", "S", "M", "M"]
+    assert [t.attrs["model"] for t in made] == ["a", "b", "a", "b"]
+    assert str(made[3]) == "keyed -size=m -label=M -model=b"
+    assert made[1].keys == ("size_s",)
+
+
+def test_a_none_parse_key_runs_the_parser_every_time() -> None:
+    kind, calls = counting_kind("unkeyed", lambda attrs: None if attrs.get("size") == "native" else attrs.get("size"))
+    reg = registry_with(kind)
+    for model in "abc":
+        tcfg.Target({"kind": "unkeyed", "size": "native", "model": model}, registry=reg)
+    assert len(calls) == 3
+
+
+def test_cpu_targets_differing_outside_the_cpu_attributes_parse_once() -> None:
+    from tests.fake_plugins import ToyCpuParser, ToyCpuPlugin
+
+    seen: list[str] = []
+
+    class Counting(ToyCpuParser):
+        def parse(self, request: Any, arch: str | None) -> Derived:
+            seen.append(request.attrs.get("mcpu", ""))
+            return super().parse(request, arch)
+
+    class Plugin(ToyCpuPlugin):
+        @tcfg.plugin.hookimpl
+        def tcfg_register_cpu_parsers(self, register: Any) -> None:
+            register(Counting())
+
+    reg = tcfg.Registry(plugins=[Plugin()], autoload=False)
+    a = tcfg.Target("llvm -mcpu=toy-v -num-cores=2", registry=reg)
+    b = tcfg.Target("llvm -mcpu=toy-v -num-cores=4 -model=x", registry=reg)
+    assert seen == ["toy-v"]
+    assert a.attrs["mtriple"] == b.attrs["mtriple"] == "riscv64-unknown-linux-gnu"
+    assert str(b) == "llvm -mtriple=riscv64-unknown-linux-gnu -mcpu=toy-v -num-cores=4 -model=x"
+
+
+def test_a_parser_that_drops_an_attribute_is_a_plugin_error() -> None:
+    def parse(request: Any) -> Derived:
+        return Derived(attrs={k: v for k, v in request.attrs.items() if k != "model"})
+
+    reg = registry_with(TargetKind("dropper", "cpu", parser=parse))
+    with pytest.raises(tcfg.PluginError, match=r"dropped the attributes \['model'\]"):
+        tcfg.Target("dropper -model=x", registry=reg)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from tcfg.errors import (
@@ -494,16 +494,15 @@ def finish(
     if parser is None:
         derived, prepared = _NOTHING, _Prepared(_NOTHING, {}, kind._defaults, kind.default_keys)
     else:
-        try:
-            derived = parser(_new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
-        except Exception as exc:
-            _parser_failed(exc, registry, kind, text, "")
-        prepared = registry.vetted.get(id(derived)) or _NO_PREPARED
-        if prepared.derived is not derived:
-            prepared = _prepare(registry, kind, compiler, derived, text, depth)
-        if derived.attrs is not None and derived.attrs != full:
-            full, changed = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
-            names = [*attrs, *changed]
+        parse_key = None if kind.parse_key is None else (kind.name, kind.parse_key(full))
+        parsed = None if parse_key is None or parse_key[1] is None else registry.parse_memo.get(parse_key)
+        if parsed is None:
+            parsed = _parse(registry, kind, compiler, full, text, depth, parse_key)
+        prepared, changes = parsed
+        derived = prepared.derived
+        if changes:
+            full = {**full, **changes}
+            names = [*attrs, *changes]
         if prepared.implied:
             defaults = prepared.defaults if compiler is None else {**defaults, **prepared.implied}
             full = {**prepared.implied, **full}
@@ -545,6 +544,38 @@ _NOTHING = Derived()
 _NO_PREPARED = _Prepared(_NOTHING, {}, {}, ())
 
 
+def _parse(
+    registry: Registry,
+    kind: TargetKind,
+    compiler: Compiler | None,
+    full: dict[str, Any],
+    text: Any,
+    depth: int,
+    parse_key: tuple[str, Hashable | None] | None,
+) -> tuple[_Prepared, dict[str, Any]]:
+    """Run the kind's parser on ``full``: its prepared result and the attributes it changed (checked).
+
+    The result is remembered under ``parse_key`` unless that is None or has a None key.
+    """
+    assert kind.parser is not None
+    try:
+        derived = kind.parser(_new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
+    except Exception as exc:
+        _parser_failed(exc, registry, kind, text, "")
+    prepared = registry.vetted.get(id(derived)) or _NO_PREPARED
+    if prepared.derived is not derived:
+        prepared = _prepare(registry, kind, compiler, derived, text, depth)
+    changes: dict[str, Any] = {}
+    if derived.attrs is not None and derived.attrs != full:
+        dropped = full.keys() - derived.attrs.keys()
+        if dropped:
+            raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
+        changes = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
+    if parse_key is not None and parse_key[1] is not None:
+        registry.parse_memo.put(parse_key, (prepared, changes))
+    return prepared, changes
+
+
 def _prepare(
     registry: Registry, kind: TargetKind, compiler: Compiler | None, derived: Derived, text: Any, depth: int
 ) -> _Prepared:
@@ -557,7 +588,7 @@ def _prepare(
         raise PluginError(f"{_parser_name(registry, kind, '')} returned {derived!r}, not a Derived")
     if derived.features:
         _vet_features(registry, derived.features, text)
-    implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth)[0] if derived.defaults else {}
+    implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth) if derived.defaults else {}
     prepared = _Prepared(derived, implied, {**kind._defaults, **implied}, _unique(derived.keys + kind.default_keys))
     registry.vetted.put(id(derived), prepared)
     return prepared
@@ -634,25 +665,23 @@ def _checked_changes(
     registry: Registry,
     kind: TargetKind,
     compiler: Compiler | None,
-    full: dict[str, Any],
-    changed: Mapping[str, Any],
+    full: Mapping[str, Any],
+    returned: Mapping[str, Any],
     depth: int,
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """The attributes a parser returned, type-checked where they differ from ``full``, and those keys."""
-    out = dict(changed)
-    differ = []
-    for key, value in changed.items():
+) -> dict[str, Any]:
+    """The attributes a parser returned that differ from ``full``, type-checked."""
+    changes = {}
+    for key, value in returned.items():
         if full.get(key, _MISSING) == value:
             continue
-        differ.append(key)
         attr = kind.table.get(key) or (compiler.table.get(key) if compiler else None)
         if attr is None:
             raise PluginError(f"{_parser_name(registry, kind, '')} set the undeclared attribute {key!r}")
         try:
-            out[key] = attr.type.check(value, nested_context(registry, depth))
+            changes[key] = attr.type.check(value, nested_context(registry, depth))
         except InvalidValue as exc:
             raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {value!r}, which {exc}") from None
-    return out, tuple(differ)
+    return changes
 
 
 def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text: Any) -> None:

@@ -13,15 +13,15 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from tcfg.errors import AttributeValueError, describe_choices
 from tcfg.features import Feature
 from tcfg.kind import Derived, DeriveRequest
 
-__all__ = ["CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
+__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "cpu_parse_key", "host_triple", "parse_cpu_target"]
 
 _AARCH64 = frozenset({"aarch64", "aarch64_be", "arm64", "arm64e", "arm64_32", "aarch64_32"})
 _X86_64 = frozenset({"x86_64", "amd64", "x86_64h"})
@@ -105,39 +105,18 @@ class CpuParser(ABC):
         """
 
 
-#: The attributes a CPU sub-parser may read: its result is memoised on them (and the kind).
+#: The attributes a CPU sub-parser may read: its result is reused for equal values (and kind).
 CPU_ATTRS = ("mtriple", "mcpu", "march", "mattr", "mabi", "mfloat-abi", "vector-width")
 
 
-class _Parsed(NamedTuple):
-    """A memoised sub-parser result: the CPU attributes it set, and what it derived (``attrs`` None)."""
-
-    changes: dict[str, Any]
-    derived: Derived
+def cpu_parse_key(attrs: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The ``parse_key`` of the ``llvm`` and ``c`` kinds: the CPU attributes, or None for ``native``."""
+    key = tuple(map(attrs.get, CPU_ATTRS))
+    return None if "native" in key[1:3] else key
 
 
 def parse_cpu_target(request: DeriveRequest) -> Derived:
-    """The parser of the core's ``llvm`` and ``c`` kinds, memoised per registry on the CPU attributes."""
-    attrs = request.attrs
-    if attrs.get("mcpu") == "native" or attrs.get("march") == "native":
-        return _parse_cpu_target(request)  # this machine's CPU is read afresh each time
-    key = (request.kind, *map(attrs.get, CPU_ATTRS))
-    memo = request.registry.parse_memo
-    hit: _Parsed | None = memo.get(key)
-    if hit is None:
-        derived = _parse_cpu_target(request)
-        result = derived.attrs if derived.attrs is not None else attrs
-        if any(result.get(k) != attrs.get(k) for k in {*result, *attrs} if k not in CPU_ATTRS):
-            return derived  # a sub-parser that sets other attributes is not memoised
-        changes = {k: result[k] for k in CPU_ATTRS if k in result and result[k] != attrs.get(k)}
-        hit = _Parsed(changes, derived._replace(attrs=None))
-        memo.put(key, hit)
-    if not hit.changes:
-        return hit.derived
-    return hit.derived._replace(attrs={**attrs, **hit.changes})
-
-
-def _parse_cpu_target(request: DeriveRequest) -> Derived:
+    """The parser of the core's ``llvm`` and ``c`` kinds: the sub-parser that claims the target decides."""
     attrs: dict[str, Any] = dict(request.attrs)
     triple = attrs.get("mtriple")
     mcpu = attrs.get("mcpu")

@@ -156,12 +156,29 @@ def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[s
         )
 
 
+#: What parse_cuda reads: its result is reused for targets that agree on these.
+_PARSED_ATTRS = (
+    "arch",
+    "max_threads_per_block",
+    "max_shared_memory_per_block",
+    "max_shared_memory_per_block_optin",
+    "max_num_threads",
+)
+
+
+def cuda_parse_key(attrs: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The attributes :func:`parse_cuda` reads, or None for ``-arch=native`` (this machine's GPU)."""
+    key = tuple(map(attrs.get, _PARSED_ATTRS))
+    return None if key[0] == "native" else key
+
+
 CUDA = TargetKind(
     name="cuda",
     device_type="cuda",
     attrs=_ATTRS,
     default_keys=("cuda", "gpu"),
     parser=parse_cuda,
+    parse_key=cuda_parse_key,
     features=FEATURES,
     doc="An NVIDIA GPU programmed through CUDA; arch selects the compute capability.",
 )
