@@ -47,8 +47,8 @@ class DeriveRequest(NamedTuple):
 class Derived(NamedTuple):
     """What a parser derives from a target's attributes.
 
-    ``attrs``: the attributes to use instead (a parser may fill or canonicalise them;
-    None keeps them). Parsing must be idempotent: parsing the returned attributes again
+    ``attrs``: the attributes to use instead (a parser may fill or canonicalise them,
+    not drop any; None keeps them). Parsing must be idempotent: parsing the returned attributes again
     returns them unchanged, so that ``str()``/``export()`` round-trip. ``keys``: dispatch
     keys in priority order. ``features``: canonical feature names (declared by the
     parser's owner) to values; absent means ``False``. ``why``: for a feature name, a
