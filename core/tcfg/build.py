@@ -50,21 +50,6 @@ def _short(text: object, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-class _DictSource:
-    """A dict input as error messages show it: bounded in depth and length, made only when shown."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: Mapping[Any, Any]) -> None:
-        self.data = data
-
-    def __str__(self) -> str:
-        return _REPR.repr(dict(self.data))
-
-    def __repr__(self) -> str:
-        return repr(str(self))
-
-
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 8, 6, 60, 60
 
@@ -101,9 +86,9 @@ class _TooDeep(Exception):
 
 
 def _too_deep(spec: Any) -> TargetError:
-    shown = _short(spec, 80) if isinstance(spec, str) else _DictSource(spec) if isinstance(spec, Mapping) else spec
     return TargetError(
-        f"target {shown!r} nests more than {MAX_DEPTH} levels deep (host inside host, devices inside devices)"
+        f"target {_short(spec, 80)!r} nests more than {MAX_DEPTH} levels deep "
+        "(host inside host, devices inside devices)"
     )
 
 
