@@ -151,8 +151,8 @@ def test_targets_refuse_attribute_assignment() -> None:
             setattr(t, name, None)
 
 
-def counting_kind(name: str, key: Any) -> tuple[TargetKind, list[dict[str, Any]]]:
-    """A kind whose parser records each call and fills ``-n`` from ``-size`` (upper-cased into label)."""
+def counting_kind(name: str, reads: tuple[str, ...]) -> tuple[TargetKind, list[dict[str, Any]]]:
+    """A kind whose parser records each call and sets ``label`` to ``size`` upper-cased."""
     calls: list[dict[str, Any]] = []
 
     def parse(request: Any) -> Derived:
@@ -161,11 +161,11 @@ def counting_kind(name: str, key: Any) -> tuple[TargetKind, list[dict[str, Any]]
         return Derived(attrs={**request.attrs, "label": size.upper()}, keys=(f"size_{size}",))
 
     attrs = (Attr("size", String()), Attr("label", String()))
-    return TargetKind(name, "cpu", attrs=attrs, parser=parse, parse_key=key), calls
+    return TargetKind(name, "cpu", attrs=attrs, parser=parse, parse_reads=reads), calls
 
 
-def test_a_parse_key_runs_the_parser_once_per_key() -> None:
-    kind, calls = counting_kind("keyed", lambda attrs: attrs.get("size"))
+def test_parse_reads_runs_the_parser_once_per_combination() -> None:
+    kind, calls = counting_kind("keyed", ("size",))
     reg = registry_with(kind)
     made = [tcfg.Target({"kind": "keyed", "size": size, "model": m}, registry=reg) for size in "sm" for m in "ab"]
     assert [c.get("model") for c in calls] == ["a", "a"]  # one call per size, the first model's
@@ -175,8 +175,8 @@ def test_a_parse_key_runs_the_parser_once_per_key() -> None:
     assert made[1].keys == ("size_s",)
 
 
-def test_a_none_parse_key_runs_the_parser_every_time() -> None:
-    kind, calls = counting_kind("unkeyed", lambda attrs: None if attrs.get("size") == "native" else attrs.get("size"))
+def test_a_native_value_is_parsed_every_time() -> None:
+    kind, calls = counting_kind("unkeyed", ("size",))
     reg = registry_with(kind)
     for model in "abc":
         tcfg.Target({"kind": "unkeyed", "size": "native", "model": model}, registry=reg)

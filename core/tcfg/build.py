@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from tcfg.errors import (
@@ -477,21 +477,20 @@ def finish(
     names: Any = attrs  # the attributes that may differ from their defaults
     parser = kind.parser
     if parser is None:
-        derived, prepared = _NOTHING, _Prepared(_NOTHING, {}, kind._defaults, kind.default_keys)
+        derived, keys = _NOTHING, kind.default_keys
     else:
-        parse_key = None if kind.parse_key is None else (kind.name, kind.parse_key(full))
-        parsed = None if parse_key is None or parse_key[1] is None else registry.parse_memo.get(parse_key)
+        parse_key = (kind.name, *map(full.get, kind.parse_reads)) if kind.parse_reads else None
+        parsed = None if parse_key is None or "native" in parse_key else registry.parse_memo.get(parse_key)
         if parsed is None:
             parsed = _parse(registry, kind, compiler, full, text, depth, parse_key)
-        prepared, changes = parsed
-        derived = prepared.derived
+        (derived, implied, with_implied, keys), changes = parsed
         if changes:
             full = {**full, **changes}
             names = [*attrs, *changes]
-        if prepared.implied:
-            defaults = prepared.defaults if compiler is None else {**defaults, **prepared.implied}
-            full = {**prepared.implied, **full}
-    features, why, keys = derived.features, derived.why, prepared.keys
+        if implied:
+            defaults = with_implied if compiler is None else {**defaults, **implied}
+            full = {**implied, **full}
+    features, why = derived.features, derived.why
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
         found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
         features, why = _merged(found)
@@ -536,11 +535,11 @@ def _parse(
     full: dict[str, Any],
     text: Any,
     depth: int,
-    parse_key: tuple[str, Hashable | None] | None,
+    parse_key: tuple[Any, ...] | None,
 ) -> tuple[_Prepared, dict[str, Any]]:
     """Run the kind's parser on ``full``: its prepared result and the attributes it changed (checked).
 
-    The result is remembered under ``parse_key`` unless that is None or has a None key.
+    The result is remembered under ``parse_key`` unless that is None or holds ``native``.
     """
     assert kind.parser is not None
     try:
@@ -556,7 +555,7 @@ def _parse(
         if dropped:
             raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
         changes = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
-    if parse_key is not None and parse_key[1] is not None:
+    if parse_key is not None and "native" not in parse_key:
         registry.parse_memo.put(parse_key, (prepared, changes))
     return prepared, changes
 

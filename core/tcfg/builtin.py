@@ -7,7 +7,7 @@ from collections.abc import Callable
 from tcfg.codegen import Codegen, LLVMCodegen
 from tcfg.components import Component
 from tcfg.composite import COMPOSITE, EXECUTORS, RUNTIMES
-from tcfg.cpu import cpu_parse_key, host_triple, parse_cpu_target
+from tcfg.cpu import CPU_ATTRS, host_triple, parse_cpu_target
 from tcfg.kind import TargetKind
 from tcfg.plugin import hookimpl
 from tcfg.schema import Attr, Boolean, Choice, Integer, String, StringList
@@ -45,7 +45,7 @@ LLVM = TargetKind(
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,
-    parse_key=cpu_parse_key,
+    parse_reads=CPU_ATTRS,
     doc="A CPU, compiled through LLVM.",
 )
 
@@ -59,7 +59,7 @@ C = TargetKind(
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,
-    parse_key=cpu_parse_key,
+    parse_reads=CPU_ATTRS,
     doc="A CPU, compiled through generated C source (microcontrollers included).",
 )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +21,7 @@ from tcfg.errors import AttributeValueError, describe_choices
 from tcfg.features import Feature
 from tcfg.kind import Derived, DeriveRequest
 
-__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "cpu_parse_key", "host_triple", "parse_cpu_target"]
+__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
 
 _AARCH64 = frozenset({"aarch64", "aarch64_be", "arm64", "arm64e", "arm64_32", "aarch64_32"})
 _X86_64 = frozenset({"x86_64", "amd64", "x86_64h"})
@@ -105,14 +105,8 @@ class CpuParser(ABC):
         """
 
 
-#: The attributes a CPU sub-parser may read: its result is reused for equal values (and kind).
+#: The attributes a CPU sub-parser may read (the ``parse_reads`` of the ``llvm`` and ``c`` kinds).
 CPU_ATTRS = ("mtriple", "mcpu", "march", "mattr", "mabi", "mfloat-abi", "vector-width")
-
-
-def cpu_parse_key(attrs: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """The ``parse_key`` of the ``llvm`` and ``c`` kinds: the CPU attributes, or None for ``native``."""
-    key = tuple(map(attrs.get, CPU_ATTRS))
-    return None if "native" in key[1:3] else key
 
 
 def parse_cpu_target(request: DeriveRequest) -> Derived:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -77,12 +77,12 @@ class TargetKind:
     model, tag, host, compiler) are added. ``parser`` derives keys and features and
     may refuse attributes; ``features`` declares what it can derive.
 
-    ``parse_key``, if given, maps a target's attributes (given plus defaults) to a
-    hashable value that determines everything the parser returns, or to None. The
-    builder then runs the parser once per distinct key (per registry) and reuses the
-    result, and the attributes it changed, for every target with that key: targets
-    that differ only in ``model``, ``libs`` or ``host`` are parsed once. For None
-    (say, a value that reads this machine) the parser runs every time.
+    ``parse_reads``, if given, names the attributes whose values (given or default)
+    determine everything the parser returns. The builder then runs the parser once
+    per distinct combination of them (per registry) and reuses the result, and the
+    attributes it changed, for every target that agrees on them: targets that differ
+    only in ``model``, ``libs`` or ``host`` are parsed once. A target with the value
+    ``native`` (this machine) in one of them is parsed every time.
     """
 
     name: str
@@ -92,7 +92,7 @@ class TargetKind:
     parser: Parser | None = None
     features: Sequence[Feature] = ()
     doc: str = ""
-    parse_key: Callable[[Mapping[str, Any]], Hashable | None] | None = None
+    parse_reads: tuple[str, ...] = ()
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
     # The target builder's lookups: plain dicts, which read faster than the proxies above.

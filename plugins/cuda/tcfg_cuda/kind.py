@@ -21,7 +21,7 @@ from tcfg.kind import Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, Integer, String
 from tcfg_cuda.arch import arch_info, arch_names
 
-__all__ = ["CUDA", "FEATURES", "parse_cuda"]
+__all__ = ["CUDA", "FEATURES", "PARSED_ATTRS", "parse_cuda"]
 
 STATIC_SHARED_MEMORY = 48 * 1024
 
@@ -157,7 +157,7 @@ def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[s
 
 
 #: What parse_cuda reads: its result is reused for targets that agree on these.
-_PARSED_ATTRS = (
+PARSED_ATTRS = (
     "arch",
     "max_threads_per_block",
     "max_shared_memory_per_block",
@@ -166,19 +166,13 @@ _PARSED_ATTRS = (
 )
 
 
-def cuda_parse_key(attrs: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """The attributes :func:`parse_cuda` reads, or None for ``-arch=native`` (this machine's GPU)."""
-    key = tuple(map(attrs.get, _PARSED_ATTRS))
-    return None if key[0] == "native" else key
-
-
 CUDA = TargetKind(
     name="cuda",
     device_type="cuda",
     attrs=_ATTRS,
     default_keys=("cuda", "gpu"),
     parser=parse_cuda,
-    parse_key=cuda_parse_key,
+    parse_reads=PARSED_ATTRS,
     features=FEATURES,
     doc="An NVIDIA GPU programmed through CUDA; arch selects the compute capability.",
 )
