@@ -66,6 +66,13 @@ def test_compiler_words_are_not_remembered() -> None:
     assert not words & {"-compiler=turbo", "-turbo_level=2"}
 
 
+def test_free_text_words_are_not_remembered() -> None:
+    reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
+    for label in ("a", "b"):
+        assert tcfg.Target(f"accel -gen=2 -mode=fast -label={label}", registry=reg).attrs["label"] == label
+    assert set(reg.option_words["accel"]) == {"-gen=2", "-mode=fast"}
+
+
 def test_attribute_order_is_canonical_whatever_order_names_come_in() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
     orders = {

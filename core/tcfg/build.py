@@ -245,6 +245,8 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         if converted is _DECLINED:
             return None
         given[name] = converted
+        if attr.type.free_text:
+            continue  # converting it again costs no more than looking it up
         if len(known) >= OPTION_WORDS_LIMIT:
             known.clear()
         known[word] = (name, converted)

@@ -70,6 +70,9 @@ class AttrType(ABC):
     #: other types must depend only on the input (and the registry): the builder reuses
     #: them for equal input text.
     holds_targets: bool = False
+    #: Whether every text is a valid value, as itself (a :class:`String` without a
+    #: pattern): such words are not worth remembering, converting them costs nothing.
+    free_text: bool = False
 
     @abstractmethod
     def from_text(self, raw: RawValue, build: BuildContext) -> Any:
@@ -103,6 +106,7 @@ class String(AttrType):
     def __init__(self, pattern: str | None = None, what: str = "") -> None:
         self.pattern = re.compile(pattern) if pattern else None
         self.description = f"a string ({what})" if what else "a string"
+        self.free_text = self.pattern is None
         self._matched: set[str] = set()  # values the pattern accepted (bounded)
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
