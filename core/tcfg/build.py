@@ -567,8 +567,8 @@ def _prepare(
 ) -> _Prepared:
     """Check a kind parser's result (undeclared features, mistyped defaults) and remember it.
 
-    Parsers that memoise their results (returning the same object for the same
-    attributes, as the CPU parser does) are checked once per result.
+    A parser that returns the same object for the same input (as the cuda plugin's
+    does, one per arch) has it checked once.
     """
     if type(derived) is not Derived and not isinstance(derived, Derived):
         raise PluginError(f"{_parser_name(registry, kind, '')} returned {derived!r}, not a Derived")

@@ -157,9 +157,11 @@ class Registry:
         self._cache: dict[Any, Target] = {}
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
+        #: Kind parses, by ``(kind, values of its parse_reads)``: the prepared result and
+        #: the attributes the parser changed.
         self.parse_memo = Memo(_CACHE_LIMIT)
-        #: Parser results the target builder has checked, by identity: ``id(obj) -> (obj,
-        #: checked form)``; holding ``obj`` keeps its id from being reused. Cleared when full.
+        #: Parser results the target builder has checked, by identity: ``id(derived) ->``
+        #: its prepared form, which holds it (so that its id is not reused).
         self.vetted = Memo(_CACHE_LIMIT)
         #: Canonical orders of attribute names, by ``(kind, compiler, names as given)``.
         self.orders = Memo(_CACHE_LIMIT)
