@@ -222,7 +222,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     if known is None:
         known = registry.option_words[kind.name] = Memo(OPTION_WORDS_LIMIT)
     table = kind._table
-    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    nested = nested_context(registry, depth)
     given: dict[str, Any] = {}
     later: list[tuple[str, str]] = []  # (name, value text): the compiler and what it may own, targets
     compiler_name = base.get("compiler") if base else None
@@ -315,7 +315,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else base.get("compiler")
     compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
     given: dict[str, Any] = {}
-    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    nested = nested_context(registry, depth)
     for opt in options:
         attr = _attr(registry, kind, compiler, opt.key, text, opt)
         if opt.key in given:
@@ -406,7 +406,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
-    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    nested = nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
