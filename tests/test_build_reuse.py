@@ -190,6 +190,40 @@ def test_a_native_value_is_parsed_every_time() -> None:
     assert len(calls) == 3
 
 
+def test_a_native_default_is_parsed_every_time() -> None:
+    calls: list[str] = []
+
+    def parse(request: Any) -> Derived:
+        calls.append(request.attrs["model"])
+        return Derived()
+
+    kind = TargetKind(
+        "here", "cpu", attrs=(Attr("size", String(), default="native"),), parser=parse, parse_reads=("size",)
+    )
+    reg = registry_with(kind)
+    for model in "abc":
+        tcfg.Target({"kind": "here", "model": model}, registry=reg)
+    tcfg.Target({"kind": "here", "size": "big", "model": "d"}, registry=reg)
+    tcfg.Target({"kind": "here", "size": "big", "model": "e"}, registry=reg)
+    assert calls == ["a", "b", "c", "d"]
+
+
+def test_parse_reads_must_name_attributes_of_the_kind() -> None:
+    with pytest.raises(ValueError, match=r"parse_reads names \['sise'\], which are not its attributes"):
+        TargetKind("typo", "cpu", attrs=(Attr("size", String()),), parse_reads=("size", "sise"))
+
+
+def test_what_a_parser_implies_overrides_a_kind_default_but_not_a_given_value() -> None:
+    implied = Derived(defaults={"n": 4})
+    kind = TargetKind("impl", "cpu", attrs=(Attr("n", Integer(), default=1),), parser=lambda request: implied)
+    reg = registry_with(kind)
+    plain = tcfg.Target({"kind": "impl"}, registry=reg)
+    assert plain.attrs["n"] == 4 and str(plain) == "impl"
+    given = tcfg.Target({"kind": "impl", "n": 1}, registry=reg)
+    assert given.attrs["n"] == 1 and str(given) == "impl -n=1"
+    assert tcfg.Target(str(given), registry=reg) == given
+
+
 def test_cpu_targets_differing_outside_the_cpu_attributes_parse_once() -> None:
     from tests.fake_plugins import ToyCpuParser, ToyCpuPlugin
 

@@ -475,23 +475,24 @@ def finish(
     defaults = kind._defaults
     if compiler is not None and compiler._defaults:
         defaults = {**defaults, **compiler._defaults}
-    full = {**defaults, **attrs}
     names: Any = attrs  # the attributes that may differ from their defaults
-    parser = kind.parser
-    if parser is None:
+    if kind.parser is None:
         derived, keys = _NOTHING, kind.default_keys
+        full = {**defaults, **attrs}
     else:
-        parse_key = (kind.name, *map(full.get, kind.parse_reads)) if kind.parse_reads else None
-        parsed = None if parse_key is None or "native" in parse_key else registry.parse_memo.get(parse_key)
+        # Given values only: a missing one is the default of the kind (and the compiler).
+        reads = kind.parse_reads
+        parse_key = (kind.name, compiler.name if compiler else None, *map(attrs.get, reads)) if reads else None
+        parsed = None if parse_key is None else registry.parse_memo.get(parse_key)
         if parsed is None:
-            parsed = _parse(registry, kind, compiler, full, text, depth, parse_key)
+            parsed = _parse(registry, kind, compiler, {**defaults, **attrs}, text, depth, parse_key)
         (derived, implied, with_implied, keys), changes = parsed
-        if changes:
-            full = {**full, **changes}
-            names = [*attrs, *changes]
-        if implied:
+        if implied:  # what the parser implies overrides the kind's defaults, never a given value
             defaults = with_implied if compiler is None else {**defaults, **implied}
-            full = {**implied, **full}
+        full = {**defaults, **attrs}
+        if changes:
+            full.update(changes)
+            names = [*attrs, *changes]
     features, why = derived.features, derived.why
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
         found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
@@ -541,7 +542,8 @@ def _parse(
 ) -> tuple[_Prepared, dict[str, Any]]:
     """Run the kind's parser on ``full``: its prepared result and the attributes it changed (checked).
 
-    The result is remembered under ``parse_key`` unless that is None or holds ``native``.
+    The result is remembered under ``parse_key`` unless that is None or an attribute the
+    parser reads is ``native``.
     """
     assert kind.parser is not None
     try:
@@ -557,7 +559,7 @@ def _parse(
         if dropped:
             raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
         changes = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
-    if parse_key is not None and "native" not in parse_key:
+    if parse_key is not None and "native" not in map(full.get, kind.parse_reads):
         registry.parse_memo.put(parse_key, (prepared, changes))
     return prepared, changes
 

@@ -59,7 +59,7 @@ C = TargetKind(
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,
-    parse_reads=CPU_ATTRS,
+    parse_reads=tuple(attr.name for attr in _CPU_ATTRS),  # CPU_ATTRS but vector-width, which c lacks
     doc="A CPU, compiled through generated C source (microcontrollers included).",
 )
 

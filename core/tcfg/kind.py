@@ -54,7 +54,7 @@ class Derived(NamedTuple):
     parser's owner) to values; absent means ``False``. ``why``: for a feature name, a
     sentence saying which option, CPU or version implied it. ``defaults``: values for
     attributes the user did not give that follow from those given (a GPU arch's
-    register file): they fill ``target.attrs`` like a kind's defaults and, like them,
+    register file): they fill ``target.attrs`` like a kind's defaults (overriding those) and, like them,
     are not printed by ``str()`` or ``export()``; a given value equal to one is dropped.
     """
 
@@ -82,7 +82,8 @@ class TargetKind:
     per distinct combination of them (per registry) and reuses the result, and the
     attributes it changed, for every target that agrees on them: targets that differ
     only in ``model``, ``libs`` or ``host`` are parsed once. A target with the value
-    ``native`` (this machine) in one of them is parsed every time.
+    ``native`` (this machine) in one of them is parsed every time. Each must be an
+    attribute of the kind (a ``ValueError`` otherwise).
     """
 
     name: str
@@ -108,6 +109,12 @@ class TargetKind:
         if clash:
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
         _set_tables(self, {**own, **_COMMON_TABLE})
+        unread = [name for name in self.parse_reads if name not in self._table]
+        if unread:
+            raise ValueError(
+                f"kind {self.name!r}: parse_reads names {unread}, which are not its attributes; "
+                f"its attributes are {sorted(self._table)}"
+            )
 
     def schema(self, registry: Registry | None = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
