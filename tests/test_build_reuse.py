@@ -144,6 +144,10 @@ def test_attribute_names_must_be_writable_as_options(name: str) -> None:
         ("{} {}", "Extra data at line 1 column 4"),
         ('{"kind":', "Expecting value at line 1 column 9"),
         ('{"kind": "llvm", "host": {"kind": "c", "kind": "c"}}', "the key 'kind' appears twice"),
+        ('{"kind": "llvm", "model": "a:b", "model": "c"}', "the key 'model' appears twice"),
+        ('{"kind": "llvm", "kind": "llvm"}', "the key 'kind' appears twice"),
+        ('{"kind": "llvm", "model": NaN}', "NaN is not a valid value"),
+        ('{"kind": "llvm", "libs": [-Infinity]}', "-Infinity is not a valid value"),
     ],
 )
 def test_json_text_errors_name_the_problem(text: str, message: str) -> None:

@@ -118,20 +118,29 @@ def _no_constants(name: str) -> Any:
 
 
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
-#: The decoder's C scanner: ``(value, end)`` of the JSON value at an index, without the
-#: Python frames of ``decode``/``raw_decode`` (StopIteration if there is none).
-_scan_json: Callable[[str, int], tuple[Any, int]] = vars(_JSON)["scan_once"]
+#: The C scanners of two decoders: ``(value, end)`` of the JSON value at an index, without
+#: the Python frames of ``decode``/``raw_decode`` (StopIteration if there is none). The
+#: first keeps the last of repeated keys; the second (slower: it calls back per object)
+#: refuses them.
+_scan_json: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder(parse_constant=_no_constants))["scan_once"]
+_scan_json_strictly: Callable[[str, int], tuple[Any, int]] = vars(_JSON)["scan_once"]
 
 
 def _load_json(text: str) -> Any:
-    """The value of JSON ``text`` (stripped of surrounding whitespace)."""
+    """The value of JSON ``text`` (stripped of surrounding whitespace).
+
+    A flat object whose key count equals the text's colon count cannot repeat a key
+    (each key takes one colon); other texts are decoded again, refusing repeats.
+    """
     try:
         try:
             value, end = _scan_json(text, 0)
         except StopIteration:
             value, end = None, -1
         if end != len(text):  # no JSON value at the start, or more text after it
-            value = _JSON.decode(text)  # raises the decoder's own error
+            return _JSON.decode(text)  # raises the decoder's own error
+        if type(value) is not dict or len(value) != text.count(":"):
+            value = _scan_json_strictly(text, 0)[0]
         return value
     except _JsonRefused as exc:
         raise TargetSyntaxError(f"JSON target {_short(text)!r}: {exc}") from None
