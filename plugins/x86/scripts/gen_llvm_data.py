@@ -19,13 +19,21 @@ Which tool answers what (recorded in the output's ``provenance``):
     assembly of a vectorisable loop compiled for it.
 * clang (``-S -emit-llvm``, whose ``target-features`` attribute is fully expanded on
   x86): the features the inliner cannot see (those LLVM's inline check ignores, found
-  by probing: ``sahf``, ``cx8``, ``cx16``), for the CPUs clang accepts as ``-march``. Its
-  expansion of every CPU is also compared with LLVM's answer and the differences recorded
-  (``clang_differences``). The clang is ``$TCFG_X86_CLANG``, by default ``clang-22``: the
-  same LLVM major as llvmlite's, so both tools know the same CPUs. clang still refuses
-  ``-march`` for ``generic`` and for the ``cpu_dispatch`` spellings (``skylake_avx512``)
-  that LLVM's CPU table also lists; for those the ignored features are ``undetermined``
-  and left out.
+  by probing: ``sahf``, ``cx8``, ``cx16``). For a CPU clang accepts as ``-march``, from
+  ``-march=X``. clang refuses ``-march`` for ``generic`` and for the ``cpu_dispatch``
+  spellings (``skylake_avx512``) that LLVM's CPU table also lists, but it takes those in
+  ``__attribute__((cpu_specific(X)))``: it then expands X's feature list on top of the
+  command line's CPU. The generator compiles such a function for i386 with
+  ``-march=i386``, a base holding none of the ignored features (checked), so the ignored
+  features in the answer are X's own. It also checks that ``cpu_specific(X)`` and
+  ``-march=X`` agree on them for every CPU clang takes both ways, and records, for each
+  CPU clang refuses as ``-march``, the CPUs it accepts whose LLVM feature sets are the
+  same (``march_twins``). Each CPU's ``clang_source`` names the clang input that answered.
+  clang's expansion of every CPU is also compared with LLVM's answer and the differences
+  recorded (``clang_differences``). The clang is ``$TCFG_X86_CLANG``, by default
+  ``clang-22``: the same LLVM major as llvmlite's, so both tools know the same CPUs. A
+  CPU clang knows neither way is listed in ``undetermined`` and its ignored features are
+  left out.
 
 Run: ``python plugins/x86/scripts/gen_llvm_data.py [--check]`` (``--check`` compares with
 the stored file instead of writing it). Needs llvmlite and ``clang-22`` (or the clang
@@ -49,6 +57,9 @@ OUTPUT = Path(__file__).resolve().parent.parent / "tcfg_x86" / "data" / "llvm_x8
 CLANG = os.environ.get("TCFG_X86_CLANG", "clang-22")
 TRIPLE64 = "x86_64-unknown-linux-gnu"
 TRIPLE32 = "i386-unknown-linux-gnu"
+#: The command line clang's ``cpu_specific`` answers are expanded on: a CPU with none of the
+#: features LLVM's inline check ignores (``check_cpu_specific_base`` makes sure).
+CPU_SPECIFIC_BASE = (TRIPLE32, "-march=i386")
 
 #: A loop LLVM's loop vectoriser turns into vector code of the preferred width.
 VECTOR_LOOP = """
@@ -232,11 +243,14 @@ def clang_cpus() -> list[str]:
     return sorted(line.strip() for line in text.splitlines() if line.startswith("\t") and line.strip())
 
 
-def clang_features(triple: str, args: Iterable[str]) -> list[str] | None:
-    """The ``+`` features of clang's ``target-features`` attribute, or None if clang refuses."""
+def clang_features(triple: str, args: Iterable[str], source: str = "void f(void) {}\n") -> list[str] | None:
+    """The ``+`` features of the first ``target-features`` attribute clang gives C ``source``.
+
+    None if clang refuses the command line or the source.
+    """
     run = subprocess.run(
         [CLANG, f"--target={triple}", *args, "-S", "-emit-llvm", "-o", "-", "-x", "c", "-"],
-        input="void f(void) {}\n",
+        input=source,
         capture_output=True,
         text=True,
         check=False,
@@ -246,6 +260,71 @@ def clang_features(triple: str, args: Iterable[str]) -> list[str] | None:
     found = re.search(r'"target-features"="([^"]*)"', run.stdout)
     feats = found.group(1).split(",") if found else []
     return sorted(f[1:] for f in feats if f.startswith("+"))
+
+
+def clang_cpu_specific(cpu: str) -> list[str] | None:
+    """The features clang gives a function marked ``cpu_specific(cpu)``, on ``CPU_SPECIFIC_BASE``.
+
+    That is the base CPU's features plus ``cpu``'s own; None if clang does not take ``cpu``
+    as a ``cpu_specific`` name.
+    """
+    triple, march = CPU_SPECIFIC_BASE
+    return clang_features(triple, [march], f"__attribute__((cpu_specific({cpu}))) void f(void) {{}}\n")
+
+
+def cpu_specific_source(cpu: str) -> str:
+    """How ``clang_source`` names an answer from :func:`clang_cpu_specific`."""
+    return f"__attribute__((cpu_specific({cpu}))) on --target={CPU_SPECIFIC_BASE[0]} {CPU_SPECIFIC_BASE[1]}"
+
+
+def check_cpu_specific_base(ignored: Sequence[str]) -> None:
+    """Exit unless clang's base for ``cpu_specific`` answers has none of the ``ignored`` features."""
+    triple, march = CPU_SPECIFIC_BASE
+    base = clang_features(triple, [march])
+    if base is None or set(base) & set(ignored):
+        raise SystemExit(f"{CLANG} {march} gives {base}: it would mask the cpu_specific answers for {ignored}")
+
+
+def check_cpu_specific_matches_march(march: dict[str, list[str]], ignored: Sequence[str]) -> None:
+    """Exit unless ``cpu_specific(X)`` and ``-march=X`` give the same ``ignored`` features.
+
+    ``march``: clang's ``-march=X`` expansion of each CPU it accepts. CPUs clang does not take
+    as ``cpu_specific`` names (``x86-64``, the hyphenated spellings) are not compared.
+    """
+    wrong = {}
+    for cpu, expanded in march.items():
+        specific = clang_cpu_specific(cpu)
+        if specific is not None and set(specific) & set(ignored) != set(expanded) & set(ignored):
+            wrong[cpu] = (sorted(set(specific) & set(ignored)), sorted(set(expanded) & set(ignored)))
+    if wrong:
+        raise SystemExit(f"{CLANG}: (cpu_specific, -march) disagree on {list(ignored)}: {wrong}")
+
+
+def march_twins(cpu: str, llvm_sets: dict[str, frozenset[str]], accepted: Iterable[str]) -> list[str]:
+    """The CPUs in ``accepted`` whose LLVM feature set (``llvm_sets``, 64bit included) is ``cpu``'s."""
+    return sorted(other for other in accepted if other != cpu and llvm_sets[other] == llvm_sets[cpu])
+
+
+def clang_answers(cpus: dict[str, bool], ignored: Sequence[str]) -> dict[str, tuple[str, list[str]]]:
+    """Each CPU clang knows (``cpus``: name -> 64-bit), with the clang input that answered and clang's features.
+
+    ``-march=X`` where clang accepts it, else ``cpu_specific(X)`` (checked first to answer
+    the ``ignored`` features as ``-march`` does). CPUs clang knows neither way are absent.
+    """
+    known = set(clang_cpus())
+    march = {}
+    for cpu, is64 in cpus.items():
+        expanded = clang_features(TRIPLE64 if is64 else TRIPLE32, [f"-march={cpu}"]) if cpu in known else None
+        if expanded is not None:
+            march[cpu] = expanded
+    check_cpu_specific_base(ignored)
+    check_cpu_specific_matches_march(march, ignored)
+    answers = {cpu: (f"-march={cpu}", expanded) for cpu, expanded in march.items()}
+    for cpu in cpus.keys() - march.keys():
+        specific = clang_cpu_specific(cpu)
+        if specific is not None:
+            answers[cpu] = (cpu_specific_source(cpu), specific)
+    return answers
 
 
 def generate() -> dict[str, Any]:
@@ -303,29 +382,34 @@ def generate() -> dict[str, Any]:
     cap_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "+avx512f") for c in cpus]
     caps = dict(zip(cpus, _parallel(cap_jobs, _preferred_width), strict=True))
 
-    known_to_clang = set(clang_cpus())
+    answers = clang_answers(is64, ignored)
+    llvm_sets = {
+        cpu: frozenset(feats) | ({"64bit"} if is64[cpu] else set()) for cpu, feats in zip(cpus, probed, strict=True)
+    }
+    accepted = [cpu for cpu, (source, _) in answers.items() if source == f"-march={cpu}"]
     cpu_table: dict[str, Any] = {}
     undetermined: dict[str, list[str]] = {}
     differences: dict[str, dict[str, list[str]]] = {}
-    for cpu, feats in zip(cpus, probed, strict=True):
-        entry: dict[str, Any] = {"64bit": is64[cpu]}
-        have = set(feats) | ({"64bit"} if is64[cpu] else set())
-        if cpu in known_to_clang:
-            expanded = clang_features(TRIPLE64 if is64[cpu] else TRIPLE32, [f"-march={cpu}"])
-        else:
-            expanded = None
-        entry["clang_march"] = expanded is not None
-        if expanded is not None:
-            have |= {f for f in ignored if f in expanded}
+    twins: dict[str, list[str]] = {}
+    for cpu in cpus:
+        entry: dict[str, Any] = {"64bit": is64[cpu], "clang_march": cpu in accepted}
+        have = set(llvm_sets[cpu])
+        from_clang: set[str] = set()
+        if cpu in answers:
+            entry["clang_source"], expanded = answers[cpu]
+            from_clang = set(ignored) & set(expanded)
+            have |= from_clang
             extra = sorted(set(expanded) - have - set(ignored) - {"64bit"})
             missing = sorted(have - set(expanded) - {"64bit"})
             if extra or missing:
                 differences[cpu] = {"clang_only": extra, "llvm_only": missing}
         else:
             undetermined[cpu] = list(ignored)
+        if not entry["clang_march"]:
+            twins[cpu] = march_twins(cpu, llvm_sets, accepted)
         entry["features"] = sorted(have)
-        if cpu == "generic" and set(generic32) != set(feats):
-            entry["features_32bit_mode"] = sorted(generic32)
+        if cpu == "generic" and set(generic32) | from_clang != have - {"64bit"}:
+            entry["features_32bit_mode"] = sorted(set(generic32) | from_clang)
         entry["preferred_vector_width"] = widths[cpu]
         entry["preferred_vector_width_with_avx512f"] = caps[cpu]
         cpu_table[cpu] = entry
@@ -348,17 +432,26 @@ def generate() -> dict[str, Any]:
             "cpus.64bit": "LLVM: a TargetMachine for x86_64 emits code for the CPU (else LLVM aborts)",
             "cpus.features": "LLVM inline-compatibility probe (F in X iff (X, +F) inlines into X); "
             f"features LLVM's inline check ignores ({', '.join(ignored)}) from clang's fully expanded "
-            "-march=X target-features",
+            "target-features for the input cpus.clang_source names",
+            "cpus.clang_source": "the clang (tools.clang) input whose target-features answered the features "
+            "LLVM's inline check ignores: -march=X where clang accepts it, else a function marked "
+            "__attribute__((cpu_specific(X))) compiled for i386 with -march=i386 (clang expands X's own "
+            "feature list on top of the command line's CPU, and i386 has none of those features); the "
+            "generator checks that cpu_specific(X) and -march=X agree on them for every CPU clang takes both ways",
+            "march_twins": "for each CPU clang refuses as -march, the CPUs it accepts whose LLVM feature sets "
+            "(inline probe, 64bit included) are the same (empty if none)",
             "cpus.preferred_vector_width": "LLVM: widest vector register in the code LLVM's loop vectoriser "
             "emits for a float loop on the CPU (0: no vector code)",
             "cpus.preferred_vector_width_with_avx512f": "the same with +avx512f added: the cap LLVM's "
             "tuning (prefer-128-bit, prefer-256-bit) puts on the vector width",
-            "clang_differences": "per CPU, features clang (tools.clang) and LLVM (tools.llvm) disagree on: "
-            "clang_only, llvm_only (LLVM's answer is used)",
+            "clang_differences": "per CPU, features clang (tools.clang, the input cpus.clang_source names; a "
+            "cpu_specific answer includes i386's x87) and LLVM (tools.llvm) disagree on: clang_only, llvm_only "
+            "(LLVM's answer is used)",
             "cpus.clang_march": "whether clang (tools.clang) accepts -march=X; clang refuses 'generic' and the "
-            "cpu_dispatch spellings such as skylake_avx512 that LLVM's CPU table also lists",
+            "cpu_dispatch spellings such as skylake_avx512 that LLVM's CPU table also lists (it takes those "
+            "in cpu_specific attributes)",
             "undetermined": "features neither LLVM's inline check nor clang can tell for these CPUs "
-            "(clang refuses -march for them); they are left out",
+            "(clang knows them neither as -march nor as cpu_specific names); they are left out",
         },
         "inline_ignored_features": ignored,
         "only_64bit_features": only64,
@@ -367,6 +460,7 @@ def generate() -> dict[str, Any]:
         "features": features,
         "cpus": cpu_table,
         "clang_differences": differences,
+        "march_twins": twins,
         "undetermined": undetermined,
     }
 

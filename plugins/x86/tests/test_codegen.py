@@ -38,6 +38,7 @@ def test_codegen_dict(make) -> None:
 
 @pytest.mark.parametrize(("cpu", "noted"), [("skylake_avx512", True), ("diamondrapids", False), ("generic", False)])
 def test_codegen_notes_when_clang_refuses_the_march(make, cpu: str, noted: bool) -> None:
+    """The data knows skylake_avx512's features (from clang's cpu_specific), but clang still refuses the -march."""
     cg = make(f"{T64} -mcpu={cpu}").codegen().to_dict()
     assert any(f"does not accept -march={cpu}" in n for n in cg["notes"]) is noted
     assert any(f"-march={cpu}" in flag for flag in cg["clang"]) is (cpu != "generic")

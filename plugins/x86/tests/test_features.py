@@ -40,6 +40,30 @@ def test_cpu_implies_its_features(make, cpu: str, present: list[str], absent: li
     assert t.keys == ("x86", "cpu")
 
 
+@pytest.mark.parametrize(
+    ("spelling", "twin", "triple"),
+    [
+        ("skylake_avx512", "skylake-avx512", "x86_64-linux-gnu"),
+        ("icelake_server", "icelake-server", "x86_64-linux-gnu"),
+        ("core_4th_gen_avx", "haswell", "x86_64-linux-gnu"),
+        ("atom_sse4_2", "silvermont", "x86_64-linux-gnu"),
+        ("pentium_iii", "pentium3", "i686-linux-gnu"),
+    ],
+)
+def test_cpu_dispatch_spelling_has_its_twins_features(make, spelling: str, twin: str, triple: str) -> None:
+    """A cpu_dispatch spelling has its -march twin's features, sahf/cx8/cx16 included."""
+    t = make(f"llvm -mtriple={triple} -mcpu={spelling}")
+    assert dict(t.features) == dict(make(f"llvm -mtriple={triple} -mcpu={twin}").features)
+
+
+def test_inline_ignored_features_of_skylake_avx512_and_generic(make) -> None:
+    skx = make(f"{T64} -mcpu=skylake_avx512").features
+    assert (skx["sahf"], skx["cx8"], skx["cx16"]) == (True, True, True)
+    for spec in (f"{T64} -mcpu=generic", "llvm -mtriple=i686-linux-gnu -mcpu=generic"):
+        generic = make(spec).features
+        assert (generic["sahf"], generic["cx8"], generic["cx16"]) == (False, True, False), spec
+
+
 def test_every_llvm22_cpu_is_known_including_levels() -> None:
     cpus = tables().cpus
     for name in ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver5", "diamondrapids", "sapphirerapids"):
