@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from tcfg.errors import (
@@ -62,7 +63,7 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
         if type(spec) is dict:
             target = _from_dict(registry, spec, None, depth)
         elif isinstance(spec, str):
-            target = _from_text(registry, spec, depth)
+            target = from_text(registry, spec, depth)
         elif isinstance(spec, Target):
             target = spec
         elif isinstance(spec, Mapping):
@@ -192,7 +193,8 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     )
 
 
-def _from_text(registry: Registry, text: str, depth: int) -> Target:
+def from_text(registry: Registry, text: str, depth: int = 0) -> Target:
+    """The target of a string or JSON text at nesting ``depth`` (:func:`build` for a ``str``)."""
     if len(text) > MAX_TEXT:
         _check_length(text)
     stripped = text.strip()
@@ -415,7 +417,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
-    nested = nested_context(registry, depth)
+    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
@@ -482,16 +484,21 @@ def finish(
     if not checked:
         _check_names(registry, kind, compiler, attrs, text)
     defaults = kind._defaults
-    if compiler is not None and compiler._defaults:
-        defaults = {**defaults, **compiler._defaults}
-    names: Any = attrs  # the attributes that may differ from their defaults
+    compiler_name = None
+    if compiler is not None:
+        compiler_name = compiler.name
+        if compiler._defaults:
+            defaults = {**defaults, **compiler._defaults}
+    shape_key = (kind.name, compiler_name, *attrs)
+    shape = registry.shapes.get(shape_key) or _new_shape(registry, shape_key, kind, compiler, attrs)
+    order = shape.order
     if kind.parser is None:
         derived, keys = _NOTHING, kind.default_keys
         full = {**defaults, **attrs}
     else:
-        # Given values only: a missing one is the default of the kind (and the compiler).
-        reads = kind.parse_reads
-        parse_key = (kind.name, compiler.name if compiler else None, *map(attrs.get, reads)) if reads else None
+        parse_key = None
+        if kind.parse_reads:
+            parse_key = (shape.reads, shape.pick(attrs)) if shape.pick is not None else (shape.reads,)
         parsed = None if parse_key is None else registry.parse_memo.get(parse_key)
         if parsed is None:
             parsed = _parse(registry, kind, compiler, {**defaults, **attrs}, text, depth, parse_key)
@@ -501,7 +508,11 @@ def finish(
         full = {**defaults, **attrs}
         if changes:
             full.update(changes)
-            names = [*attrs, *changes]
+            changed_key = (*shape_key, *changes)
+            changed = registry.shapes.get(changed_key) or _new_shape(
+                registry, changed_key, kind, compiler, [*attrs, *changes]
+            )
+            order = changed.order
     features, why = derived.features, derived.why
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
         found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
@@ -512,11 +523,8 @@ def finish(
     user_keys = full.get("keys")
     if user_keys:
         keys = _unique((*user_keys, *keys))
-    if len(names) > 1:  # the configuration lists them in canonical order
-        order_key = (kind.name, compiler.name if compiler is not None else None, *names)
-        names = registry.orders.get(order_key) or _canonical_order(registry, order_key, kind, compiler, names)
     config = {}
-    for name in names:
+    for name in order:
         value = full[name]
         if defaults.get(name, _MISSING) != value:
             config[name] = value
@@ -629,18 +637,36 @@ def _check_names(
             _attr(registry, kind, compiler, key, text, None)
 
 
-def _canonical_order(
-    registry: Registry, order_key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Any
-) -> tuple[str, ...]:
-    """``names`` in canonical order (the kind's attributes as declared, then the compiler's), remembered."""
+class _Shape(NamedTuple):
+    """What the builder makes of a set of attribute names as given, for one kind and compiler.
+
+    ``order``: the names in canonical order (the kind's attributes as declared, then the
+    compiler's), without repeats. ``reads``: a string naming the kind, the compiler and
+    which of the attributes the kind's parser reads are among the names; a parse-memo
+    key is it and their values (``pick``: None if there are none), so targets that
+    differ in other names share parses.
+    """
+
+    order: tuple[str, ...]
+    reads: str
+    pick: Callable[[Mapping[str, Any]], Any] | None
+
+
+def _new_shape(
+    registry: Registry, key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
+) -> _Shape:
+    """The shape of ``names``, remembered under ``key``."""
     rank = kind._rank
     if compiler is None:
-        ordered = tuple(sorted(names, key=rank.__getitem__))
+        order = tuple(sorted(set(names), key=rank.__getitem__))
     else:
         after, own = len(rank), compiler._rank
-        ordered = tuple(sorted(names, key=lambda name: rank[name] if name in rank else after + own[name]))
-    registry.orders.put(order_key, ordered)
-    return ordered
+        order = tuple(sorted(set(names), key=lambda name: rank[name] if name in rank else after + own[name]))
+    reads = [name for name in kind.parse_reads if name in order]
+    signature = " ".join((kind.name, compiler.name if compiler else "", *reads))  # names hold no spaces
+    shape = _Shape(order, signature, itemgetter(*reads) if reads else None)
+    registry.shapes.put(key, shape)
+    return shape
 
 
 def _merged(found: list[Derived]) -> tuple[Mapping[str, FeatureValue], Mapping[str, str]]:

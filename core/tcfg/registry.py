@@ -124,7 +124,9 @@ class Registry:
     ``TCFG_STRICT_PLUGINS``) turns a plugin failure into :class:`tcfg.PluginError`.
     """
 
-    _build: Callable[[Registry, Any, Any], Target]  # tcfg.build.build, set by loading
+    # Set by loading: tcfg.build.build and tcfg.build.from_text.
+    _build: Callable[[Registry, Any, Any], Target]
+    _from_text: Callable[[Registry, str], Target]
 
     def __init__(
         self,
@@ -157,14 +159,15 @@ class Registry:
         self._cache: dict[Any, Target] = {}
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
-        #: Kind parses, by ``(kind, values of its parse_reads)``: the prepared result and
-        #: the attributes the parser changed.
+        #: Kind parses, by the kind, the compiler and the given values of the kind's
+        #: parse_reads: the prepared result and the attributes the parser changed.
         self.parse_memo = Memo(_CACHE_LIMIT)
         #: Parser results the target builder has checked, by identity: ``id(derived) ->``
         #: its prepared form, which holds it (so that its id is not reused).
         self.vetted = Memo(_CACHE_LIMIT)
-        #: Canonical orders of attribute names, by ``(kind, compiler, names as given)``.
-        self.orders = Memo(_CACHE_LIMIT)
+        #: The target builder's view of a set of attribute names (canonical order, the
+        #: names the kind's parser reads), by ``(kind, compiler, names as given)``.
+        self.shapes = Memo(_CACHE_LIMIT)
         #: Per kind, option words of target strings (``-name=text``) and their ``(name, value)``.
         self.option_words: dict[str, Memo] = {}
         #: The target builder's context objects, by nesting depth.
@@ -195,9 +198,9 @@ class Registry:
 
     def _load(self) -> None:
         from tcfg import builtin
-        from tcfg.build import build  # imported here: it imports this module
+        from tcfg.build import build, from_text  # imported here: it imports this module
 
-        self._build = build
+        self._build, self._from_text = build, from_text
 
         candidates = [Candidate("core", "tcfg-core", _core_version(), partial(_same, builtin))]
         for index, obj in enumerate(self._explicit):
@@ -581,7 +584,7 @@ class Registry:
             hit = self._cache.get(key)
             if hit is not None:
                 return hit
-            made = self._build(self, spec, host)
+            made = self._from_text(self, spec) if host is None else self._build(self, spec, host)
             if len(self._cache) >= _TEXT_CACHE_LIMIT:
                 self._cache.clear()
             self._cache[key] = made
