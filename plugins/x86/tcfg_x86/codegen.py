@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tcfg.cpu import host_triple
@@ -10,7 +10,7 @@ from tcfg.plugin import LLVMCodegen
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 
-__all__ = ["X86Codegen", "codegen_for"]
+__all__ = ["X86Codegen", "clang_twin", "codegen_for"]
 
 #: The tuning toggles that make LLVM prefer a vector width (X86Subtarget's PreferVectorWidth).
 _WIDTH_TOGGLES = {
@@ -22,16 +22,46 @@ _WIDTH_TOGGLES = {
 
 @dataclass(frozen=True)
 class X86Codegen(LLVMCodegen):
-    """:class:`~tcfg.plugin.LLVMCodegen` plus the preferred vector width and why it was chosen."""
+    """:class:`~tcfg.plugin.LLVMCodegen` plus the preferred vector width and why it was chosen.
+
+    ``clang_cpu``, when set, is the CPU clang gets as ``-march`` in place of ``cpu``: clang
+    refuses some names of LLVM's CPU table (``skylake_avx512``), so it gets a CPU it accepts
+    with the same LLVM feature set. llc always gets ``cpu``.
+    """
 
     preferred_vector_width: int = 0
     vector_width_source: str = ""
+    clang_cpu: str | None = None
+
+    def clang_flags(self) -> list[str]:
+        """The core's clang flags, naming ``clang_cpu`` (when set) instead of ``cpu``."""
+        return LLVMCodegen.clang_flags(replace(self, cpu=self.clang_cpu or self.cpu))
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         out["preferred_vector_width"] = self.preferred_vector_width
         out["vector_width_source"] = self.vector_width_source
         return out
+
+
+def _likeness(cpu: str, other: str) -> int:
+    """How many leading characters ``cpu`` and ``other`` share once ``-`` and ``_`` are dropped."""
+    a, b = (name.replace("-", "").replace("_", "") for name in (cpu, other))
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def clang_twin(cpu: str) -> str | None:
+    """The CPU clang should get as ``-march`` for ``cpu``, if clang refuses ``cpu`` and ``cpu`` has a twin.
+
+    The twins are the CPUs clang accepts with ``cpu``'s LLVM feature set (``march_twins``).
+    The one spelled most like ``cpu`` wins: the longest common prefix once ``-`` and ``_``
+    are dropped, ties going to the first by name. So ``skylake_avx512`` gets
+    ``skylake-avx512`` (not ``skx``), ``pentium_4`` ``pentium4`` and ``pentium_iii``
+    ``pentium3`` (not ``c3-2``). None for a CPU clang accepts, and for ``generic``, which
+    has no twin.
+    """
+    twins = tables().march_twins.get(cpu, ())
+    return max(twins, key=lambda twin: _likeness(cpu, twin), default=None)
 
 
 def codegen_for(attrs: Any, kind: str) -> X86Codegen:
@@ -54,8 +84,12 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
             f"preferred vector width {resolved.preferred_width} bits: {resolved.width_source}; "
             "set -vector-width to choose another"
         )
-    if cpu != "generic" and not tables().cpus[cpu].clang_march:  # no -march is passed for generic
-        notes.append(f"{tables().clang_version} does not accept -march={cpu}; llc -mcpu={cpu} does")
+    twin = clang_twin(cpu)
+    if twin is not None:
+        notes.append(
+            f"{tables().clang_version} does not accept -march={cpu}, so clang gets -march={twin}, "
+            f"whose LLVM feature set is identical (tuning follows {twin}); llc keeps -mcpu={cpu}"
+        )
     return X86Codegen(
         triple=triple,
         cpu=cpu,
@@ -66,4 +100,5 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
         notes=tuple(notes),
         preferred_vector_width=resolved.preferred_width,
         vector_width_source=resolved.width_source,
+        clang_cpu=twin,
     )

@@ -4,7 +4,8 @@
 the clang its ``tools`` field names (clang-22); ``cpuinfo_flags.json`` maps Linux
 ``/proc/cpuinfo`` flags to LLVM features; ``tags.json`` holds the machines with their cited
 sources. Closures (what a feature implies, what depends on it) are computed here once, so
-parsing a target only takes set unions and differences.
+parsing a target only takes set unions and differences. ``march_twins`` says, for each CPU
+clang refuses as ``-march``, which CPUs it accepts with the same LLVM feature set.
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ class CpuEntry:
 
 @dataclass(frozen=True)
 class Tables:
-    """Everything the parser needs, keyed by LLVM names (``sse4.2``, ``amx-int8``)."""
+    """Everything the parser and codegen need, keyed by LLVM names (``sse4.2``, ``amx-int8``).
+
+    ``march_twins`` maps each CPU clang refuses as ``-march`` (``generic``, ``skylake_avx512``)
+    to the CPUs clang accepts whose LLVM feature set is the same, sorted by name (possibly none).
+    """
 
     cpus: Mapping[str, CpuEntry]
     isa: frozenset[str]
@@ -46,6 +51,7 @@ class Tables:
     clang_version: str
     undetermined: Mapping[str, tuple[str, ...]]
     cpuinfo_flags: Mapping[str, tuple[str, ...]]
+    march_twins: Mapping[str, tuple[str, ...]]
 
     def closure(self, feature: str) -> frozenset[str]:
         """``feature`` and everything it implies."""
@@ -93,4 +99,5 @@ def tables() -> Tables:
         clang_version=raw["tools"]["clang"],
         undetermined={cpu: tuple(feats) for cpu, feats in raw["undetermined"].items()},
         cpuinfo_flags={flag: tuple(feats) for flag, feats in flags.items()},
+        march_twins={cpu: tuple(twins) for cpu, twins in raw["march_twins"].items()},
     )

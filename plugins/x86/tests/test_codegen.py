@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+
 import pytest
+
+from tcfg_x86.codegen import clang_twin
+from tcfg_x86.data import tables
 
 T64 = "llvm -mtriple=x86_64-linux-gnu"
 
@@ -36,12 +44,96 @@ def test_codegen_dict(make) -> None:
     assert any("-vector-width" in n for n in cg["notes"])
 
 
-@pytest.mark.parametrize(("cpu", "noted"), [("skylake_avx512", True), ("diamondrapids", False), ("generic", False)])
-def test_codegen_notes_when_clang_refuses_the_march(make, cpu: str, noted: bool) -> None:
-    """The data knows skylake_avx512's features (from clang's cpu_specific), but clang still refuses the -march."""
-    cg = make(f"{T64} -mcpu={cpu}").codegen().to_dict()
-    assert any(f"does not accept -march={cpu}" in n for n in cg["notes"]) is noted
-    assert any(f"-march={cpu}" in flag for flag in cg["clang"]) is (cpu != "generic")
+def _triple(cpu: str) -> str:
+    return "x86_64-linux-gnu" if tables().cpus[cpu].is_64bit else "i686-linux-gnu"
+
+
+def _marches(flags: list[str]) -> list[str]:
+    return [flag.removeprefix("-march=") for flag in flags if flag.startswith("-march=")]
+
+
+@pytest.mark.parametrize(
+    ("cpu", "march"),
+    [
+        ("skylake_avx512", "skylake-avx512"),
+        ("icelake_server", "icelake-server"),
+        ("core_4th_gen_avx", "core-avx2"),
+        ("pentium_iii", "pentium3"),
+        ("diamondrapids", "diamondrapids"),
+        ("generic", None),
+    ],
+)
+def test_clang_gets_a_twin_when_it_refuses_the_march(make, cpu: str, march: str | None) -> None:
+    """clang refuses -march=skylake_avx512, so it gets skylake-avx512 (same LLVM features); llc keeps the CPU."""
+    cg = make(f"llvm -mtriple={_triple(cpu)} -mcpu={cpu}").codegen().to_dict()
+    assert _marches(cg["clang"]) == ([march] if march else [])
+    assert f"-mcpu={cpu}" in cg["llc"]
+    refused = [n for n in cg["notes"] if "does not accept" in n]
+    if march in (cpu, None):
+        assert refused == []
+    else:
+        assert len(refused) == 1
+        assert f"-march={cpu}, so clang gets -march={march}, whose LLVM feature set is identical" in refused[0]
+
+
+@pytest.mark.parametrize("cpu", sorted(cpu for cpu, twins in tables().march_twins.items() if twins))
+def test_clang_march_is_one_clang_accepts_with_the_same_features(make, cpu: str) -> None:
+    cg = make(f"llvm -mtriple={_triple(cpu)} -mcpu={cpu}").codegen().to_dict()
+    (march,) = _marches(cg["clang"])
+    assert march in tables().march_twins[cpu]
+    assert tables().cpus[march].clang_march
+    assert tables().cpus[march].features == tables().cpus[cpu].features
+    assert f"-mcpu={cpu}" in cg["llc"]
+
+
+def test_the_hyphenated_spelling_is_the_twin_chosen() -> None:
+    """Where LLVM spells the CPU with hyphens too (skylake-avx512, not skx), clang gets that spelling."""
+    hyphenated = {cpu: cpu.replace("_", "-") for cpu, twins in tables().march_twins.items()}
+    chosen = {cpu: clang_twin(cpu) for cpu, twin in hyphenated.items() if twin in tables().march_twins[cpu]}
+    assert len(chosen) >= 8
+    assert chosen == {cpu: hyphenated[cpu] for cpu in chosen}
+
+
+#: The cpu_dispatch spellings the flags are run through clang for, with one -mattr/-vector-width case.
+CLANG_SPECS = [
+    "skylake_avx512",
+    "icelake_server",
+    "core_4th_gen_avx",
+    "skylake_avx512 -mattr=-avx512bw -vector-width=512",
+]
+
+
+@pytest.fixture(scope="module")
+def clang() -> str:
+    """The clang of the data's major version ($TCFG_X86_CLANG, default clang-22), or a skip."""
+    name = os.environ.get("TCFG_X86_CLANG", "clang-22")
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"running the clang flags needs {name}")
+    version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout
+    found, wanted = (re.search(r"clang version (\d+)\.", text) for text in (version, tables().clang_version))
+    assert wanted is not None
+    if found is None or found.group(1) != wanted.group(1):
+        pytest.skip(f"{name} is {version.splitlines()[0]}, the data is from {tables().clang_version}")
+    return path
+
+
+def _compile(clang: str, flags: list[str]) -> subprocess.CompletedProcess[str]:
+    source = "float dot(const float *a, const float *b, int n) {\n"
+    source += "  float s = 0; for (int i = 0; i < n; i++) s += a[i] * b[i]; return s;\n}\n"
+    command = [clang, *flags, "-c", "-x", "c", "-", "-o", os.devnull]
+    return subprocess.run(command, input=source, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("spec", CLANG_SPECS)
+def test_clang_compiles_with_the_emitted_flags(make, clang: str, spec: str) -> None:
+    cpu = spec.split()[0]
+    flags = make(f"{T64} -mcpu={spec}").codegen().clang_flags()
+    run = _compile(clang, flags)
+    assert run.returncode == 0, (flags, run.stderr)
+    # The control: the CPU's own spelling is what clang refuses.
+    refused = _compile(clang, [f"-march={cpu}" if flag.startswith("-march=") else flag for flag in flags])
+    assert refused.returncode != 0 and f"unknown target CPU '{cpu}'" in refused.stderr
 
 
 def test_codegen_honours_vector_width_and_mattr(make) -> None:
@@ -76,3 +168,13 @@ def test_emitted_assembly_uses_the_chosen_width(
     assert register in asm
     if not_register:
         assert not_register not in asm
+
+
+@pytest.mark.parametrize("cpu", ["skylake_avx512", "icelake_server", "core_4th_gen_avx"])
+def test_llvm_takes_the_cpu_dispatch_spelling(
+    make, llvmlite: object, capfd: pytest.CaptureFixture[str], cpu: str
+) -> None:
+    """llc keeps -mcpu=skylake_avx512: LLVM knows it (it warns and ignores a CPU it does not)."""
+    asm = make(f"{T64} -mcpu={cpu}").codegen().emit_assembly(LOOP)
+    assert "%ymm" in asm
+    assert "not a recognized processor" not in capfd.readouterr().err
