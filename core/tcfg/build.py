@@ -492,9 +492,9 @@ def finish(
     shape_key = (kind.name, compiler_name, *attrs)
     shape = registry.shapes.get(shape_key) or _new_shape(registry, shape_key, kind, compiler, attrs)
     order = shape.order
+    given = attrs  # what overrides the defaults in the target's attributes
     if kind.parser is None:
         derived, keys = _NOTHING, kind.default_keys
-        full = {**defaults, **attrs}
     else:
         parse_key = None
         if kind.parse_reads:
@@ -505,30 +505,28 @@ def finish(
         (derived, implied, with_implied, keys), changes = parsed
         if implied:  # what the parser implies overrides the kind's defaults, never a given value
             defaults = with_implied if compiler is None else {**defaults, **implied}
-        full = {**defaults, **attrs}
         if changes:
-            full.update(changes)
+            given = {**attrs, **changes}
             changed_key = (*shape_key, *changes)
-            changed = registry.shapes.get(changed_key) or _new_shape(
-                registry, changed_key, kind, compiler, [*attrs, *changes]
-            )
+            changed = registry.shapes.get(changed_key) or _new_shape(registry, changed_key, kind, compiler, given)
             order = changed.order
     features, why = derived.features, derived.why
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
+        full = {**defaults, **given}
         found = [derived, *_more_derived(registry, kind, compiler, full, features, text)]
         features, why = _merged(found)
         if features:
             _vet_features(registry, features, text)
         keys = _unique(tuple(key for d in found for key in d.keys) + kind.default_keys)
-    user_keys = full.get("keys")
+    user_keys = given["keys"] if "keys" in given else defaults.get("keys")
     if user_keys:
         keys = _unique((*user_keys, *keys))
     config = {}
     for name in order:
-        value = full[name]
+        value = given[name]
         if defaults.get(name, _MISSING) != value:
             config[name] = value
-    return Target._make(kind, compiler, full, config, keys, features, why, registry)
+    return Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
 
 
 class _Prepared(NamedTuple):

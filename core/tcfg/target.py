@@ -42,8 +42,10 @@ class Target:
         "_attrs",
         "_compiler",
         "_config",
+        "_defaults",
         "_feature_values",
         "_features",
+        "_given",
         "_hash",
         "_json",
         "_keys",
@@ -59,7 +61,9 @@ class Target:
     # call, about 1 µs per target.)
     _kind: TargetKind
     _compiler: Compiler | None
-    _attrs: Mapping[str, Any]
+    _defaults: Mapping[str, Any]  # shared with other targets: never written
+    _given: dict[str, Any]
+    _attrs: Mapping[str, Any] | None  # the two merged, on first use
     _config: dict[str, Any]
     _keys: tuple[str, ...]
     _feature_values: Mapping[str, FeatureValue]
@@ -78,7 +82,8 @@ class Target:
         cls,
         kind: TargetKind,
         compiler: Compiler | None,
-        attrs: dict[str, Any],
+        defaults: Mapping[str, Any],
+        given: dict[str, Any],  # what overrides the defaults: given, after parsing
         config: dict[str, Any],  # in canonical order: the kind's attributes, then the compiler's
         keys: tuple[str, ...],
         features: Mapping[str, FeatureValue],
@@ -88,13 +93,14 @@ class Target:
         self = object.__new__(cls)
         self._kind = kind
         self._compiler = compiler
-        self._attrs = MappingProxyType(attrs)
+        self._defaults = defaults
+        self._given = given
         self._config = config
         self._keys = keys
         self._feature_values = features
         self._why = why
         self._registry = registry
-        self._features = self._hash = self._str = self._json = None
+        self._attrs = self._features = self._hash = self._str = self._json = None
         return self
 
     # -- reading ---------------------------------------------------------------------
@@ -107,7 +113,15 @@ class Target:
     @property
     def attrs(self) -> Mapping[str, Any]:
         """The attributes: those given (after parsing) plus the kind's defaults; read-only."""
-        return self._attrs
+        attrs = self._attrs
+        if attrs is None:
+            attrs = self._attrs = MappingProxyType({**self._defaults, **self._given})
+        return attrs
+
+    def _get(self, name: str) -> Any:
+        """``attrs.get(name)``, without merging the attributes."""
+        given = self._given
+        return given[name] if name in given else self._defaults.get(name)
 
     @property
     def config(self) -> Mapping[str, Any]:
@@ -131,13 +145,13 @@ class Target:
     @property
     def host(self) -> Target | None:
         """The host target, or None."""
-        host: Target | None = self._attrs.get("host")
+        host: Target | None = self._get("host")
         return host
 
     @property
     def tag(self) -> str | None:
         """The tag this target was built from, or None."""
-        tag: str | None = self._attrs.get("tag")
+        tag: str | None = self._get("tag")
         return tag
 
     @property
@@ -230,7 +244,7 @@ class Target:
         """Same kind, and every attribute ``other`` configures has the same value here."""
         if self._kind.name != other._kind.name:
             return False
-        attrs = self._attrs
+        attrs = self.attrs
         missing = object()
         return all(attrs.get(k, missing) == v for k, v in other._config.items())
 
