@@ -1,8 +1,9 @@
 """What the target builder reuses between targets, and that reuse never changes a result.
 
 The builder remembers, per registry: the option words of target strings it has
-converted, the canonical order of attribute-name sets, and the checked form of each
-parser result object. These tests pin down when each may and may not answer.
+converted, kind parses by the values of the attributes they read, the canonical order
+of attribute-name sets, and the checked form of each parser result object. These
+tests pin down when each may and may not answer.
 """
 
 from __future__ import annotations
