@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import pytest
 
 import tcfg
@@ -32,3 +35,13 @@ def test_instance_tags_are_composites_of_host_and_gpus(tag: str, gpu: str, count
     cuda = config.target_for("cuda")
     assert cuda.host == system.host and cuda.attrs["arch"] == gpu
     assert tcfg.CompilationConfig(config.export(), registry=REG) == config
+
+
+def test_num_cores_counts_physical_cores_as_the_x86_instance_tags_do() -> None:
+    """Every instance here runs two vCPUs per core; ``num-cores`` is the core count, not the vCPUs."""
+    data = json.loads(resources.files("tcfg_cuda").joinpath("data/systems.json").read_text(encoding="utf-8"))
+    for name, row in data["systems"].items():
+        host = tcfg.Target(name, registry=REG).host
+        assert host is not None and host.attrs["num-cores"] * 2 == row["vcpus"], name
+    p4d_host = tcfg.Target("aws/p4d.24xlarge", registry=REG).host
+    assert p4d_host is not None and p4d_host.attrs["num-cores"] == 48  # 2 x 24-core Xeon 8275CL
