@@ -113,9 +113,7 @@ def test_seed_accelerator_with_riscv_coprocessor(reg: tcfg.Registry) -> None:
         "executor": "graph",
         "devices": ["my-accelerator"],
     }
-    system = tcfg.Target(
-        {"kind": "composite", "host": ARM, "executor": "vm", "devices": [coprocessor]}, registry=reg
-    )
+    system = tcfg.Target({"kind": "composite", "host": ARM, "executor": "vm", "devices": [coprocessor]}, registry=reg)
     roundtrip(system)
     cfg = tcfg.CompilationConfig(system, registry=reg)
     assert cfg.host == tcfg.Target(ARM, registry=reg)
@@ -242,9 +240,7 @@ def test_inconsistent_hosts_are_errors(reg: tcfg.Registry) -> None:
 
 
 def test_composite_and_arguments_must_agree(reg: tcfg.Registry) -> None:
-    composite = tcfg.Target(
-        {"kind": "composite", "host": X86, "executor": "vm", "devices": ["vulkan"]}, registry=reg
-    )
+    composite = tcfg.Target({"kind": "composite", "host": X86, "executor": "vm", "devices": ["vulkan"]}, registry=reg)
     assert tcfg.CompilationConfig(composite, executor="vm", registry=reg).executor is not None
     with pytest.raises(tcfg.TargetError, match="contradicts"):
         tcfg.CompilationConfig(composite, executor="graph", registry=reg)
@@ -282,9 +278,7 @@ def test_bad_inputs(reg: tcfg.Registry) -> None:
 LEAVES = st.sampled_from(
     ["c -mcpu=cortex-m4", X86, ARM, "cuda -arch=sm_87", "vulkan -max_num_threads=64", "my-accelerator"]
 )
-COMPONENT = st.sampled_from(
-    [None, "graph", "vm", {"name": "aot", "unpacked-api": True, "interface-api": "c"}]
-)
+COMPONENT = st.sampled_from([None, "graph", "vm", {"name": "aot", "unpacked-api": True, "interface-api": "c"}])
 
 
 def composites(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:

@@ -62,9 +62,7 @@ def test_unknown_cpu_without_triple_is_an_error_when_parsers_are_installed(
 
 
 def test_sub_parser_errors_quote_the_input(reg: tcfg.Registry) -> None:
-    with pytest.raises(
-        tcfg.AttributeValueError, match=r"target 'llvm -mtriple=riscv64 -mcpu=toy-x'.*unknown toy CPU"
-    ):
+    with pytest.raises(tcfg.AttributeValueError, match=r"target 'llvm -mtriple=riscv64 -mcpu=toy-x'.*unknown toy CPU"):
         tcfg.Target("llvm -mtriple=riscv64 -mcpu=toy-x", registry=reg)
 
 
@@ -86,9 +84,7 @@ def test_native_without_a_plugin_for_this_machine_is_an_error(core: tcfg.Registr
 
 
 def test_generic_codegen_passes_attributes_through(core: tcfg.Registry) -> None:
-    t = tcfg.Target(
-        "llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-u74 -mattr=+m,+a -opt-level=3", registry=core
-    )
+    t = tcfg.Target("llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-u74 -mattr=+m,+a -opt-level=3", registry=core)
     cg = t.codegen().to_dict()
     assert cg["triple"] == "riscv64-linux-gnu" and cg["cpu"] == "sifive-u74"
     assert cg["features"] == "+m,+a" and cg["opt_level"] == 3

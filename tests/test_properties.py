@@ -18,9 +18,7 @@ from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
-NESTED = st.sampled_from(
-    ["llvm -mtriple=x86_64-linux-gnu", "c -mcpu=cortex-m4", "llvm -mtriple=riscv64 -libs='a b'"]
-)
+NESTED = st.sampled_from(["llvm -mtriple=x86_64-linux-gnu", "c -mcpu=cortex-m4", "llvm -mtriple=riscv64 -libs='a b'"])
 
 
 def values(kind_attr: AttrType, depth: int) -> st.SearchStrategy[Any]:

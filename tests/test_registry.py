@@ -87,9 +87,7 @@ def test_invalid_registrations_fail_the_plugin() -> None:
         "badtag": plugin_with(
             "badtag", tcfg_register_tags=lambda register: register("b/t", {"kind": "llvm", "num-cores": 0})
         ),
-        "tagname": plugin_with(
-            "tagname", tcfg_register_tags=lambda register: register("has space", {"kind": "llvm"})
-        ),
+        "tagname": plugin_with("tagname", tcfg_register_tags=lambda register: register("has space", {"kind": "llvm"})),
         "nokind": plugin_with(
             "nokind",
             tcfg_register_compilers=lambda register: register(Compiler("x", kinds=("nope",))),
@@ -198,9 +196,7 @@ def test_parser_bugs_become_plugin_errors() -> None:
         raise KeyError("oops")
 
     kind = TargetKind("broken", "cpu", attrs=(Attr("n", Integer()),), parser=broken)
-    reg = tcfg.Registry(
-        plugins=[plugin_with("b", tcfg_register_kinds=lambda register: register(kind))], autoload=False
-    )
+    reg = tcfg.Registry(plugins=[plugin_with("b", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
     with pytest.raises(tcfg.PluginError, match="plugin 'b' failed: KeyError"):
         tcfg.Target("broken -n=1", registry=reg)
 
@@ -209,9 +205,7 @@ def test_undeclared_derived_features_are_refused() -> None:
     from tcfg.plugin import Derived
 
     kind = TargetKind("sly", "cpu", parser=lambda request: Derived(features={"secret": True}))
-    reg = tcfg.Registry(
-        plugins=[plugin_with("s", tcfg_register_kinds=lambda register: register(kind))], autoload=False
-    )
+    reg = tcfg.Registry(plugins=[plugin_with("s", tcfg_register_kinds=lambda register: register(kind))], autoload=False)
     with pytest.raises(tcfg.PluginError, match="undeclared features"):
         tcfg.Target("sly", registry=reg)
 

@@ -31,15 +31,48 @@ A64_TRIPLE = "aarch64-linux-gnu"
 ARM_TRIPLE = "arm-none-eabihf"
 A64_ARCHES = [f"8.{i}" for i in range(10)] + [f"9.{i}" for i in range(8)]
 ARM_ARCHES = (
-    "armv6-m", "armv7-m", "armv7e-m", "armv8-m.base", "armv8-m.main", "armv8.1-m.main",
-    "armv7-a", "armv8-a", "armv8.1-a", "armv8.2-a", "armv8.3-a", "armv8.4-a", "armv8.5-a",
-    "armv8.6-a", "armv8.7-a", "armv8.8-a", "armv8.9-a", "armv9-a", "armv7-r", "armv8-r",
+    "armv6-m",
+    "armv7-m",
+    "armv7e-m",
+    "armv8-m.base",
+    "armv8-m.main",
+    "armv8.1-m.main",
+    "armv7-a",
+    "armv8-a",
+    "armv8.1-a",
+    "armv8.2-a",
+    "armv8.3-a",
+    "armv8.4-a",
+    "armv8.5-a",
+    "armv8.6-a",
+    "armv8.7-a",
+    "armv8.8-a",
+    "armv8.9-a",
+    "armv9-a",
+    "armv7-r",
+    "armv8-r",
 )
 FPU_NAMES = (
-    "vfpv2", "vfpv3", "vfpv3-fp16", "vfpv3-d16", "vfpv3-d16-fp16", "vfpv3xd", "vfpv3xd-fp16",
-    "vfpv4", "vfpv4-d16", "fpv4-sp-d16", "fpv5-d16", "fpv5-sp-d16", "fp-armv8",
-    "fp-armv8-fullfp16-d16", "fp-armv8-fullfp16-sp-d16", "neon", "neon-fp16", "neon-vfpv4",
-    "neon-fp-armv8", "crypto-neon-fp-armv8",
+    "vfpv2",
+    "vfpv3",
+    "vfpv3-fp16",
+    "vfpv3-d16",
+    "vfpv3-d16-fp16",
+    "vfpv3xd",
+    "vfpv3xd-fp16",
+    "vfpv4",
+    "vfpv4-d16",
+    "fpv4-sp-d16",
+    "fpv5-d16",
+    "fpv5-sp-d16",
+    "fp-armv8",
+    "fp-armv8-fullfp16-d16",
+    "fp-armv8-fullfp16-sp-d16",
+    "neon",
+    "neon-fp16",
+    "neon-vfpv4",
+    "neon-fp-armv8",
+    "crypto-neon-fp-armv8",
 )
 FP_FEATURE = re.compile(r"^(vfp\w*|fp-armv8\w*|fp64|d32|fp16|fullfp16|fpregs|neon)$")
 ARCH_FLAG = re.compile(r"^(v\d+(\.\d+)?[ar]|armv.*)$")
@@ -58,9 +91,7 @@ class Clang:
         self.llvm_major = int(major.group(1))
 
     def run(self, args: Sequence[str], check: bool = True) -> str:
-        proc = subprocess.run(
-            [self.exe, *args], input="", capture_output=True, text=True, check=False
-        )
+        proc = subprocess.run([self.exe, *args], input="", capture_output=True, text=True, check=False)
         if check and proc.returncode != 0:
             raise RuntimeError(f"{self.exe} {' '.join(args)} failed: {proc.stderr.strip()}")
         return proc.stdout + proc.stderr
@@ -69,7 +100,10 @@ class Clang:
         """(target-cpu, positive target-features) of an empty function, or None if refused."""
         proc = subprocess.run(
             [self.exe, *args, "-Werror", "-x", "c", "-S", "-emit-llvm", "-o", "-", "-"],
-            input="void f(void) {}\n", capture_output=True, text=True, check=False,
+            input="void f(void) {}\n",
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             return None
@@ -172,9 +206,7 @@ def aarch64_data(clang: Clang) -> dict[str, Any]:
     full = clang.must([t, maximal])[1]
     rem_raw = _pmap(lambda e: clang.features([t, f"{maximal}+no{e}"]), usable)
     ext_removes = {e: sorted(full - got[1]) for e, got in zip(usable, rem_raw, strict=True) if got is not None}
-    extensions = {
-        e: {"doc": exts[e], "adds": ext_adds[e], "removes": ext_removes.get(e, [])} for e in sorted(ext_adds)
-    }
+    extensions = {e: {"doc": exts[e], "adds": ext_adds[e], "removes": ext_removes.get(e, [])} for e in sorted(ext_adds)}
     return {
         "llvm_features": backend,
         "cpus": cpus,

@@ -59,4 +59,3 @@ def codegen_for(target: Target) -> LLVMCodegen:
         clang_cpu_flag="-mcpu",
         notes=tuple(notes),
     )
-

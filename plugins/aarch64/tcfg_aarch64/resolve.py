@@ -186,8 +186,19 @@ def resolve(
     else:
         abi, abi_why = _arm_abi(family, state, cpu, float_abi, triple, profile, baseline)
     return Resolved(
-        family, cpu, start, start_why, arch_label, version, profile, state.features, baseline,
-        state.changes, abi, abi_why, triple_arch,
+        family,
+        cpu,
+        start,
+        start_why,
+        arch_label,
+        version,
+        profile,
+        state.features,
+        baseline,
+        state.changes,
+        abi,
+        abi_why,
+        triple_arch,
     )
 
 

@@ -173,8 +173,7 @@ def arm() -> Family:
             p: {f: frozenset(g["requires"]) for f, g in t["graph"].items()} for p, t in raw["extensions"].items()
         },
         dependents={
-            p: {f: frozenset(g["dependents"]) for f, g in t["graph"].items()}
-            for p, t in raw["extensions"].items()
+            p: {f: frozenset(g["dependents"]) for f, g in t["graph"].items()} for p, t in raw["extensions"].items()
         },
         soft_float_drops={p: frozenset(d) for p, d in raw["soft_float_drops"].items()},
         fpus={frozenset(k.split(",")) - {""}: v for k, v in raw["fpus"].items()},

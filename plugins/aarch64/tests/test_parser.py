@@ -11,8 +11,13 @@ A64 = "llvm -mtriple=aarch64-linux-gnu"
 
 
 def test_claims_by_triple_and_keys(make) -> None:
-    for spec in (f"{A64} -mcpu=cortex-a72", "llvm -mtriple=arm64-apple-macos -mcpu=apple-m1",
-                 "c -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m4", "c -mcpu=cortex-m4", "c -mcpu=cortex-m55+nomve"):
+    for spec in (
+        f"{A64} -mcpu=cortex-a72",
+        "llvm -mtriple=arm64-apple-macos -mcpu=apple-m1",
+        "c -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m4",
+        "c -mcpu=cortex-m4",
+        "c -mcpu=cortex-m55+nomve",
+    ):
         assert make(spec).keys == ("arm_cpu", "cpu"), spec
 
 
@@ -174,8 +179,12 @@ def test_m7_single_precision(make) -> None:
 
 
 def test_round_trips(make) -> None:
-    for spec in (f"{A64} -mcpu=neoverse-v1+nosve -mattr=-neon", "c -mcpu=cortex-m55+nomve",
-                 f"{A64} -march=armv8.2-a+dotprod+nosve", "raspberry-pi/4b"):
+    for spec in (
+        f"{A64} -mcpu=neoverse-v1+nosve -mattr=-neon",
+        "c -mcpu=cortex-m55+nomve",
+        f"{A64} -march=armv8.2-a+dotprod+nosve",
+        "raspberry-pi/4b",
+    ):
         t = make(spec)
         assert make(str(t)) == t and make(t.export()) == t and make(t.to_json()) == t
 
