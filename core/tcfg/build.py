@@ -417,7 +417,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
-    nested = registry.build_contexts.get(depth) or nested_context(registry, depth)
+    nested = nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
