@@ -26,7 +26,8 @@ functions that use them, never at module import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 import pluggy
 
@@ -41,15 +42,34 @@ if TYPE_CHECKING:
 hookspec = pluggy.HookspecMarker("tcfg")
 
 
+@dataclass(frozen=True)
+class TagSpec:
+    """A tag as a plugin declares it: its name, target config, one-line description and sources.
+
+    ``config`` is a target dict or string (possibly naming another tag); ``description``
+    is one line for ``tcfg tags``; ``source`` cites where each fact came from (a
+    datasheet or vendor page, with its date).
+    """
+
+    name: str
+    config: Mapping[str, Any] | str
+    description: str = ""
+    source: str = ""
+
+
 class TagRegistrar(Protocol):
-    """The ``register`` callable of :func:`tcfg_register_tags`."""
+    """The ``register`` callable of :func:`tcfg_register_tags`: ``register(TagSpec(...))``.
 
-    def __call__(self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = "") -> None:
-        """Register tag ``name`` as ``config`` (a target dict or string, possibly naming a tag).
+    ``register(name, config, description=..., source=...)`` is the same call spelled out.
+    """
 
-        ``description`` is one line for ``tcfg tags``; ``source`` cites where each fact
-        came from (a datasheet or vendor page, with its date).
-        """
+    @overload
+    def __call__(self, spec: TagSpec, /) -> None: ...
+
+    @overload
+    def __call__(
+        self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = ""
+    ) -> None: ...
 
 
 @hookspec

@@ -1,4 +1,5 @@
-"""Everything a plugin author imports: the hook marker and the types hooks register.
+"""Everything a plugin author imports: the hook marker, the types hooks register and return,
+and the helpers for clear errors. Plugins import from here (and from ``tcfg``) only.
 
 See :mod:`tcfg.hookspecs` for the hooks and ``docs/plugins.md`` for a guide.
 """
@@ -10,10 +11,12 @@ import pluggy
 from tcfg.codegen import Codegen, LLVMCodegen
 from tcfg.components import Component
 from tcfg.cpu import CpuParser, arch_family, host_triple
-from tcfg.errors import AttributeValueError, TargetError
-from tcfg.features import Feature
+from tcfg.errors import AttributeValueError, TargetError, closest, describe_choices
+from tcfg.features import Feature, FeatureValue, feature_name
+from tcfg.hookspecs import TagRegistrar, TagSpec
 from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
 from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
+from tcfg.target import Target
 
 __all__ = [
     "Attr",
@@ -28,15 +31,22 @@ __all__ = [
     "DeriveRequest",
     "Derived",
     "Feature",
+    "FeatureValue",
     "Integer",
     "LLVMCodegen",
     "String",
     "StringList",
+    "TagRegistrar",
+    "TagSpec",
+    "Target",
     "TargetError",
     "TargetKind",
     "TargetList",
     "TargetValue",
     "arch_family",
+    "closest",
+    "describe_choices",
+    "feature_name",
     "hookimpl",
     "host_triple",
 ]

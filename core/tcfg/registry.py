@@ -23,6 +23,7 @@ from tcfg.errors import (
     describe_choices,
 )
 from tcfg.features import Feature, FeatureIndex, feature_name
+from tcfg.hookspecs import TagSpec
 from tcfg.loader import Candidate, discover, env_flag
 
 if TYPE_CHECKING:
@@ -250,8 +251,13 @@ class Registry:
             "tcfg_register_runtimes": stage.runtimes.append,
         }
 
-        def add_tag(name: str, config: Any, *, description: str = "", source: str = "") -> None:
-            stage.tags.append((name, config, description, source))
+        def add_tag(name: str | TagSpec, config: Any = None, *, description: str = "", source: str = "") -> None:
+            if isinstance(name, TagSpec):
+                if config is not None or description or source:
+                    raise _PluginFailure(f"register({name!r}) takes a TagSpec alone")
+                stage.tags.append((name.name, name.config, name.description, name.source))
+            else:
+                stage.tags.append((name, config, description, source))
 
         adders["tcfg_register_tags"] = add_tag
         for hook, adder in adders.items():

@@ -7,8 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from tcfg.errors import describe_choices
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices
 
 
 @cache

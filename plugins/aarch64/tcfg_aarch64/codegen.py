@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tcfg.codegen import LLVMCodegen
-from tcfg.cpu import arch_family
-from tcfg.target import Target
+from tcfg.plugin import LLVMCodegen, Target, arch_family
 from tcfg_aarch64.parser import resolve_target
 from tcfg_aarch64.resolve import Resolved
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tcfg.errors import TargetError
+from tcfg.plugin import TargetError
 from tcfg_aarch64.resolve import family_of_cpu
 from tcfg_aarch64.tables import cpuinfo_table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from tcfg.features import Feature, FeatureValue, feature_name
+from tcfg.plugin import Feature, FeatureValue, feature_name
 from tcfg_aarch64.resolve import Resolved, fpu_name
 from tcfg_aarch64.tables import Family, aarch64, arm
 

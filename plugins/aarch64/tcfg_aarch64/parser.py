@@ -6,10 +6,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from tcfg.cpu import CpuParser, host_triple
-from tcfg.errors import AttributeValueError
-from tcfg.features import Feature
-from tcfg.kind import Derived, DeriveRequest
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, host_triple
 from tcfg_aarch64 import cpuinfo
 from tcfg_aarch64.features import declared, values
 from tcfg_aarch64.resolve import Resolved, family_of_cpu, resolve, split_mods

@@ -8,11 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tcfg.codegen import Codegen
-from tcfg.cpu import CpuParser, arch_family, host_triple
-from tcfg.hookspecs import TagRegistrar
-from tcfg.plugin import hookimpl
-from tcfg.target import Target
+from tcfg.plugin import Codegen, CpuParser, TagRegistrar, Target, arch_family, hookimpl, host_triple
 
 __all__ = ["tcfg_codegen", "tcfg_detect", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tcfg.errors import AttributeValueError, closest
+from tcfg.plugin import AttributeValueError, closest
 from tcfg_aarch64.tables import ArchTable, CpuEntry, Family, aarch64, arm
 
 __all__ = ["Resolved", "family_of_cpu", "fpu_name", "resolve", "split_mods"]

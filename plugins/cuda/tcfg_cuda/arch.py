@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.errors import TargetError, describe_choices
+from tcfg.plugin import TargetError, describe_choices
 
 __all__ = ["ArchInfo", "CodeArch", "arch_info", "arch_names", "parse_code_arch", "runs_on"]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.codegen import Codegen
-from tcfg.errors import TargetError
+from tcfg.plugin import Codegen, TargetError
 from tcfg_cuda.arch import ArchInfo, arch_info
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.errors import TargetError
+from tcfg.plugin import TargetError
 from tcfg_cuda.arch import arch_names
 
 __all__ = [

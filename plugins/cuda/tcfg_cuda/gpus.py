@@ -5,20 +5,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GpuTag", "gpu_by_device_name", "gpu_tags"]
+from tcfg.plugin import TagSpec
 
-
-@dataclass(frozen=True)
-class GpuTag:
-    """A tag: its name, target config, one-line description and cited sources."""
-
-    name: str
-    config: dict[str, Any]
-    description: str
-    source: str
+__all__ = ["gpu_by_device_name", "gpu_tags"]
 
 
 @functools.cache
@@ -43,14 +34,14 @@ def _config(row: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def gpu_tags() -> Iterator[GpuTag]:
+def gpu_tags() -> Iterator[TagSpec]:
     """Every GPU tag, with its config and a citation of each source (and the compilation date)."""
     data = _data()
     sources = data["sources"]
     for name, row in data["gpus"].items():
         cited = "; ".join(sources[key] for key in row["sources"])
         note = f" Note: {row['note']}." if "note" in row else ""
-        yield GpuTag(name, _config(row), row["description"], f"{cited} (compiled {data['compiled']}).{note}")
+        yield TagSpec(name, _config(row), row["description"], f"{cited} (compiled {data['compiled']}).{note}")
 
 
 @functools.cache

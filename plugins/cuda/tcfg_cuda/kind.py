@@ -15,10 +15,17 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from tcfg.errors import AttributeValueError, TargetError
-from tcfg.features import Feature
-from tcfg.kind import Derived, DeriveRequest, TargetKind
-from tcfg.schema import Attr, Integer, String
+from tcfg.plugin import (
+    Attr,
+    AttributeValueError,
+    Derived,
+    DeriveRequest,
+    Feature,
+    Integer,
+    String,
+    TargetError,
+    TargetKind,
+)
 from tcfg_cuda.arch import arch_info, arch_names
 
 __all__ = ["CUDA", "FEATURES", "PARSED_ATTRS", "parse_cuda"]

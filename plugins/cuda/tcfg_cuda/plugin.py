@@ -9,11 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tcfg.codegen import Codegen
-from tcfg.hookspecs import TagRegistrar
-from tcfg.kind import TargetKind
-from tcfg.plugin import hookimpl
-from tcfg.target import Target
+from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_cuda.kind import CUDA
 
 
@@ -28,7 +24,7 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
     from tcfg_cuda.systems import system_tags
 
     for tag in (*gpu_tags(), *system_tags()):
-        register(tag.name, tag.config, description=tag.description, source=tag.source)
+        register(tag)
 
 
 @hookimpl

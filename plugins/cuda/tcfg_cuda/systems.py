@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
-from tcfg_cuda.gpus import GpuTag
+from tcfg.plugin import TagSpec
 
 __all__ = ["system_tags"]
 
 
-def system_tags() -> Iterator[GpuTag]:
+def system_tags() -> Iterator[TagSpec]:
     """One composite tag per system, each GPU a device built from its GPU tag."""
     text = resources.files("tcfg_cuda").joinpath("data/systems.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
@@ -23,4 +23,4 @@ def system_tags() -> Iterator[GpuTag]:
             "devices": [{"tag": row["gpu"]}] * row["count"],
         }
         cited = "; ".join(data["sources"][key] for key in row["sources"])
-        yield GpuTag(name, config, row["description"], f"{cited} (compiled {data['compiled']})")
+        yield TagSpec(name, config, row["description"], f"{cited} (compiled {data['compiled']})")

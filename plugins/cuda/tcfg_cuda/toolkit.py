@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from tcfg.errors import TargetError
+from tcfg.plugin import TargetError
 
 __all__ = ["Nvcc", "Nvrtc", "find_nvcc", "find_nvrtc", "parse_version"]
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.codegen import Codegen
-from tcfg.errors import TargetError
-from tcfg.target import Target
+from tcfg.plugin import Codegen, Target, TargetError
 from tcfg_tensorrt.facts import format_version, parse_version
 from tcfg_tensorrt.rules import compute_capability
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.errors import AttributeValueError
+from tcfg.plugin import AttributeValueError
 
 __all__ = [
     "DeviceFacts",

@@ -8,8 +8,7 @@ and round-trips like any other attribute::
 
 from __future__ import annotations
 
-from tcfg.features import Feature
-from tcfg.schema import Attr, Boolean, Choice, Integer, String, StringList
+from tcfg.plugin import Attr, Boolean, Choice, Feature, Integer, String, StringList
 
 __all__ = ["FEATURES", "HARDWARE_COMPATIBILITY", "PRECISION_CONSTRAINTS", "PRECISION_FLAGS", "attrs"]
 

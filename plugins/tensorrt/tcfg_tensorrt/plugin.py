@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.codegen import Codegen
-from tcfg.hookspecs import TagRegistrar
-from tcfg.kind import Compiler
-from tcfg.plugin import hookimpl
-from tcfg.target import Target
+from tcfg.plugin import Codegen, Compiler, TagRegistrar, Target, hookimpl
 
 
 def make_compiler(default_version: str | None = None) -> Compiler:
@@ -43,12 +39,14 @@ def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_cuda.gpus import gpu_tags
+    from tcfg_cuda import gpu_tags
     from tcfg_tensorrt.tags import trt_tags
 
-    hosts = {tag.name: tag.config["host"] for tag in gpu_tags() if "host" in tag.config}
+    hosts = {
+        tag.name: tag.config["host"] for tag in gpu_tags() if isinstance(tag.config, dict) and "host" in tag.config
+    }
     for tag in trt_tags(hosts):
-        register(tag.name, tag.config, description=tag.description, source=tag.source)
+        register(tag)
 
 
 @hookimpl(tryfirst=True)

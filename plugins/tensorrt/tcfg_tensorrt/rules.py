@@ -11,9 +11,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from tcfg.errors import AttributeValueError
-from tcfg.features import FeatureValue
-from tcfg.kind import Derived, DeriveRequest
+from tcfg.plugin import AttributeValueError, Derived, DeriveRequest, FeatureValue
 from tcfg_tensorrt.facts import DeviceFacts, Version, data, device, format_version, parse_version
 
 __all__ = ["compute_capability", "parse_tensorrt"]
@@ -24,7 +22,7 @@ _DLA_PRECISIONS = ("fp16", "int8")
 @functools.cache
 def compute_capability(arch: str) -> str:
     """The device compute capability of a cuda ``arch`` (``sm_90a`` -> ``"9.0"``, ``sm_101`` -> ``"11.0"``)."""
-    from tcfg_cuda.arch import arch_info
+    from tcfg_cuda import arch_info
 
     info = arch_info(arch)
     if info.renamed_to is not None:

@@ -8,22 +8,12 @@ DLA core. The boards, TensorRT versions and DLA counts are in ``data/tensorrt.js
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from tcfg.plugin import TagSpec
 from tcfg_tensorrt.facts import cite, data, parse_version
 
-__all__ = ["TrtTag", "trt_tags"]
-
-
-@dataclass(frozen=True)
-class TrtTag:
-    """A tag: its name, composite target config, one-line description and cited sources."""
-
-    name: str
-    config: dict[str, Any]
-    description: str
-    source: str
+__all__ = ["trt_tags"]
 
 
 def _devices(row: dict[str, Any], strong: bool) -> list[dict[str, Any]]:
@@ -37,11 +27,11 @@ def _devices(row: dict[str, Any], strong: bool) -> list[dict[str, Any]]:
     return [gpu, *({**gpu, **dla_options, "trt_dla_core": core} for core in range(row["dla_cores"]))]
 
 
-def trt_tags(host_of: dict[str, str]) -> Iterator[TrtTag]:
+def trt_tags(host_of: dict[str, str]) -> Iterator[TagSpec]:
     """Every tag; ``host_of`` maps a cuda tag name to its host target string."""
     loaded = data()
     for name, row in loaded["tags"].items():
         strong = loaded["majors"][str(parse_version(row["trt_version"])[0])]["typing"] == "strong"
         config = {"kind": "composite", "host": host_of[row["gpu_tag"]], "devices": _devices(row, strong)}
         source = f"{cite(row['sources'])} (compiled {loaded['compiled']}). {loaded['tags_note']}"
-        yield TrtTag(name, config, row["description"], source)
+        yield TagSpec(name, config, row["description"], source)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tcfg.cpu import host_triple
-from tcfg.plugin import LLVMCodegen
+from tcfg.plugin import LLVMCodegen, host_triple
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 
@@ -66,7 +65,7 @@ def clang_twin(cpu: str) -> str | None:
 
 def codegen_for(attrs: Any, kind: str) -> X86Codegen:
     """The codegen configuration of an x86 ``llvm``/``c`` target with attributes ``attrs``."""
-    from tcfg.cpu import arch_family
+    from tcfg.plugin import arch_family
 
     triple = attrs.get("mtriple") or host_triple()
     cpu = attrs.get("mcpu") or attrs.get("march") or "generic"

@@ -159,7 +159,7 @@ def native() -> HostCpu:
 
 def detect() -> list[dict[str, object]]:
     """The ``llvm`` target of this machine, or nothing when it is not x86 Linux."""
-    from tcfg.cpu import arch_family, host_triple
+    from tcfg.plugin import arch_family, host_triple
 
     triple = host_triple()
     if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():

@@ -12,9 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tcfg.errors import describe_choices
-from tcfg.features import FeatureValue, feature_name
-from tcfg.plugin import AttributeValueError
+from tcfg.plugin import AttributeValueError, FeatureValue, describe_choices, feature_name
 from tcfg_x86.data import CpuEntry, Tables, tables
 
 __all__ = ["Resolved", "VECTOR_WIDTHS", "hardware_width", "llvm_feature", "resolve", "x86_cpu"]

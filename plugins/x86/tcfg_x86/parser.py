@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from tcfg.cpu import host_triple
-from tcfg.features import Feature, feature_name
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name, host_triple
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
 

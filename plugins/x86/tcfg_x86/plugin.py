@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tcfg.plugin import Codegen, CpuParser, hookimpl
 
 if TYPE_CHECKING:
-    from tcfg.hookspecs import TagRegistrar
-    from tcfg.target import Target
+    from tcfg.plugin import TagRegistrar, Target
 
 
 @hookimpl
