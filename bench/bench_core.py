@@ -165,7 +165,7 @@ def measure(runs: int, repeat: int) -> list[Row]:
         )
     )
 
-    from tcfg.registry import default_registry
+    from tcfg._engine_registry import default_registry
 
     registry = default_registry()
     tag = tag_for_bench()

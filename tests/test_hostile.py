@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg.build import MAX_DEPTH, MAX_TEXT
+from tcfg._engine_build import MAX_DEPTH, MAX_TEXT
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 
 

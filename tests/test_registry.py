@@ -27,7 +27,8 @@ def load_quietly(reg: tcfg.Registry) -> list[str]:
 def test_import_tcfg_loads_nothing() -> None:
     code = (
         "import sys, tcfg\n"
-        "heavy = {'pluggy', 'marshmallow', 'importlib.metadata', 'tcfg.registry', 'tcfg.target', 'llvmlite'}\n"
+        "heavy = {'pluggy', 'marshmallow', 'importlib.metadata', 'llvmlite',\n"
+        "         'tcfg._engine_registry', 'tcfg._model_target'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     import subprocess
@@ -217,7 +218,7 @@ def test_codegen_without_a_willing_plugin_says_so() -> None:
 
 
 def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tcfg import registry as registry_module
+    from tcfg import _engine_registry as registry_module
 
     monkeypatch.setattr(registry_module, "_default", tcfg.Registry(plugins=[AccelPlugin()], autoload=False))
     assert "accel" in tcfg.list_kinds()
@@ -233,7 +234,7 @@ def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.Mon
 def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
     from importlib.metadata import entry_points
 
-    from tcfg.loader import installed_entry_points
+    from tcfg._base_discovery import installed_entry_points
 
     mine = sorted((e.name, e.value, e.distribution, e.version) for e in installed_entry_points(group))
     theirs = sorted((e.name, e.value, e.dist.name, e.dist.version) for e in entry_points(group=group) if e.dist)
@@ -241,9 +242,9 @@ def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
 
 
 def test_load_object_follows_module_and_attribute_paths() -> None:
-    from tcfg.loader import load_object
+    from tcfg._base_discovery import load_object
 
-    assert load_object("tcfg.build:MAX_DEPTH") == 32
-    assert load_object("tcfg.kind") is sys.modules["tcfg.kind"]
+    assert load_object("tcfg._engine_build:MAX_DEPTH") == 32
+    assert load_object("tcfg._model_kind") is sys.modules["tcfg._model_kind"]
     with pytest.raises(ModuleNotFoundError):
         load_object("tcfg_no_such_module")

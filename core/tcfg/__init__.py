@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tcfg.errors import (
+from tcfg import _base_wiring
+from tcfg._base_errors import (
     AttributeValueError,
     PluginError,
     PluginWarning,
@@ -20,16 +21,16 @@ from tcfg.errors import (
     UnknownKindError,
     UnknownTagError,
 )
+from tcfg._base_version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from tcfg.config import CompilationConfig
-    from tcfg.dispatch import GenericFunc, generic_func
-    from tcfg.kind import TargetKind
-    from tcfg.registry import PluginRecord, Registry
-    from tcfg.target import Target
-    from tcfg.tuning import TuningRecord
+    from tcfg._engine_registry import PluginRecord, Registry
+    from tcfg._model_kind import TargetKind
+    from tcfg._model_target import Target
+    from tcfg._service_config import CompilationConfig
+    from tcfg._service_dispatch import GenericFunc, generic_func
+    from tcfg._service_tuning import TuningRecord
 
-__version__ = "0.1.0"
 
 __all__ = [
     "AttributeValueError",
@@ -57,14 +58,14 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Target": "tcfg.target",
-    "Registry": "tcfg.registry",
-    "PluginRecord": "tcfg.registry",
-    "TargetKind": "tcfg.kind",
-    "GenericFunc": "tcfg.dispatch",
-    "generic_func": "tcfg.dispatch",
-    "CompilationConfig": "tcfg.config",
-    "TuningRecord": "tcfg.tuning",
+    "Target": "tcfg._model_target",
+    "Registry": "tcfg._engine_registry",
+    "PluginRecord": "tcfg._engine_registry",
+    "TargetKind": "tcfg._model_kind",
+    "GenericFunc": "tcfg._service_dispatch",
+    "generic_func": "tcfg._service_dispatch",
+    "CompilationConfig": "tcfg._service_config",
+    "TuningRecord": "tcfg._service_tuning",
 }
 
 
@@ -78,9 +79,12 @@ def __getattr__(name: str) -> Any:
 
 
 def _registry() -> Registry:
-    from tcfg.registry import default_registry
+    from tcfg._engine_registry import default_registry
 
     return default_registry()
+
+
+_base_wiring.install(_registry)  # the composition root's one injection point
 
 
 def list_kinds() -> list[str]:

@@ -54,6 +54,21 @@ class PluginWarning(UserWarning):
     """A plugin failed to load or register and was skipped; the others still work."""
 
 
+# Users meet these as ``tcfg.TargetError`` and so on (tracebacks print the module), and
+# pickling finds them there: the module they are defined in is private.
+for _error in (
+    TargetError,
+    TargetSyntaxError,
+    UnknownKindError,
+    UnknownTagError,
+    UnknownAttributeError,
+    AttributeValueError,
+    PluginError,
+    PluginWarning,
+):
+    _error.__module__ = "tcfg"
+
+
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
     """The up-to-``n`` names in ``choices`` that look most like ``word``."""
     import difflib

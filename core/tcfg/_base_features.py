@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from tcfg.errors import closest
+from tcfg._base_errors import closest
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 

@@ -18,14 +18,16 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from tcfg.errors import TargetSyntaxError
+from tcfg._base_errors import TargetSyntaxError
 
-__all__ = ["OPTION_NAME", "Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
+__all__ = ["NAME", "OPTION_NAME", "Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
 
 _SPECIAL = frozenset("'\"\\")
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\,]")
 #: What an option name (an attribute name) looks like.
 OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+#: A name that kinds, compilers, executors and runtimes must match.
+NAME = re.compile(r"[a-z][a-z0-9_\-]*\Z")
 _NUMBER = re.compile(r"-[0-9]")
 _WORD = re.compile(r"\S+")
 

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from tcfg.errors import (
+from tcfg._base_cache import Memo
+from tcfg._base_errors import (
     AttributeValueError,
     PluginError,
     TargetError,
@@ -23,15 +24,14 @@ from tcfg.errors import (
     UnknownTagError,
     describe_choices,
 )
-from tcfg.features import FeatureValue
-from tcfg.grammar import Option, RawValue, pointer, split_options, tokenize
-from tcfg.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
-from tcfg.registry import Memo
-from tcfg.schema import Attr, InvalidValue
-from tcfg.target import Target
+from tcfg._base_features import FeatureValue
+from tcfg._base_grammar import Option, RawValue, pointer, split_options, tokenize
+from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
+from tcfg._model_schema import Attr, InvalidValue
+from tcfg._model_target import Target
 
 if TYPE_CHECKING:
-    from tcfg.registry import Registry
+    from tcfg._engine_registry import Registry
 
 __all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish", "nested_context", "with_attrs"]
 
@@ -161,7 +161,7 @@ def _check_length(text: str) -> None:
 
 
 class _Nested:
-    """The :class:`~tcfg.schema.BuildContext` of one nesting level."""
+    """The :class:`~tcfg._model_schema.BuildContext` of one nesting level."""
 
     __slots__ = ("depth", "registry")
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.codegen import Codegen, LLVMCodegen
-from tcfg.components import Component
-from tcfg.composite import COMPOSITE, EXECUTORS, RUNTIMES
-from tcfg.cpu import CPU_ATTRS, host_triple, parse_cpu_target
-from tcfg.kind import TargetKind
+from tcfg._model_codegen import Codegen, LLVMCodegen
+from tcfg._model_components import Component
+from tcfg._model_composite import COMPOSITE, EXECUTORS, RUNTIMES
+from tcfg._model_cpu import CPU_ATTRS, host_triple, parse_cpu_target
+from tcfg._model_kind import TargetKind
+from tcfg._model_schema import Attr, Boolean, Choice, Integer, String, StringList
+from tcfg._model_target import Target
 from tcfg.plugin import hookimpl
-from tcfg.schema import Attr, Boolean, Choice, Integer, String, StringList
-from tcfg.target import Target
 
 _MATTR = StringList(String(r"[+-][A-Za-z0-9_.\-]+", "+feature or -feature"))
 _FLOAT_ABI = Choice(("soft", "softfp", "hard"))

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from tcfg import hookspecs
-from tcfg.errors import (
+from tcfg import _engine_builtin, hookspecs
+from tcfg._base_cache import Memo
+from tcfg._base_discovery import Candidate, discover, env_flag
+from tcfg._base_errors import (
     PluginError,
     PluginWarning,
     TargetError,
@@ -22,16 +24,18 @@ from tcfg.errors import (
     UnknownTagError,
     describe_choices,
 )
-from tcfg.features import Feature, FeatureIndex, feature_name
+from tcfg._base_features import Feature, FeatureIndex, feature_name
+from tcfg._base_version import __version__
+from tcfg._engine_build import build, from_text, nested_context, with_attrs
+from tcfg._model_components import Component
+from tcfg._model_cpu import CpuParser
+from tcfg._model_kind import Compiler, TargetKind
 from tcfg.hookspecs import TagSpec
-from tcfg.loader import Candidate, discover, env_flag
 
 if TYPE_CHECKING:
-    from tcfg.codegen import Codegen
-    from tcfg.components import Component
-    from tcfg.cpu import CpuParser
-    from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
-    from tcfg.target import Target
+    from tcfg._model_codegen import Codegen
+    from tcfg._model_kind import Derived, DeriveRequest
+    from tcfg._model_target import Target
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
@@ -79,25 +83,6 @@ class TagEntry:
     owner: str
 
 
-class Memo(dict[Any, Any]):
-    """A bounded memo for pure per-registry computations: a dict, cleared whole when full.
-
-    Read it with ``get`` (a plain dict lookup); store with :meth:`put`.
-    """
-
-    __slots__ = ("limit",)
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def put(self, key: Any, value: Any) -> None:
-        """Store ``value`` for ``key``."""
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = value
-
-
 class _PluginFailure(Exception):
     """A plugin's registration was refused; the message says why."""
 
@@ -124,10 +109,6 @@ class Registry:
     ``autoload=False`` scans no entry points; ``strict`` (default:
     ``TCFG_STRICT_PLUGINS``) turns a plugin failure into :class:`tcfg.PluginError`.
     """
-
-    # Set by loading: tcfg.build.build and tcfg.build.from_text.
-    _build: Callable[[Registry, Any, Any], Target]
-    _from_text: Callable[[Registry, str], Target]
 
     def __init__(
         self,
@@ -198,12 +179,7 @@ class Registry:
         return env_flag(os.environ if self._environ is None else self._environ, "TCFG_STRICT_PLUGINS")
 
     def _load(self) -> None:
-        from tcfg import builtin
-        from tcfg.build import build, from_text  # imported here: it imports this module
-
-        self._build, self._from_text = build, from_text
-
-        candidates = [Candidate("core", "tcfg-core", _core_version(), partial(_same, builtin))]
+        candidates = [Candidate("core", "tcfg-core", __version__, partial(_same, _engine_builtin))]
         for index, obj in enumerate(self._explicit):
             name = getattr(obj, "tcfg_plugin_name", None) or getattr(obj, "__name__", None)
             name = name if isinstance(name, str) else f"plugin{index}"
@@ -275,10 +251,6 @@ class Registry:
 
     def _commit_independent(self, stage: _Stage) -> None:
         """Check and store a plugin's kinds, CPU parsers, executors, runtimes and features (all or none)."""
-        from tcfg.components import Component
-        from tcfg.cpu import CpuParser
-        from tcfg.kind import TargetKind
-
         plugin = stage.plugin
         declared: list[Feature] = list(stage.features)
         seen: set[tuple[str, str]] = set()
@@ -371,8 +343,6 @@ class Registry:
             self._remove(loser)
 
     def _commit_compilers_and_tags(self, stage: _Stage) -> None:
-        from tcfg.kind import Compiler
-
         plugin = stage.plugin
         added_compilers: list[tuple[str, str]] = []
         for compiler in stage.compilers:
@@ -448,8 +418,6 @@ class Registry:
         warnings.warn(message, PluginWarning, stacklevel=4)
 
     def _make_tag(self, name: str, config: Any, description: str, source: str, owner: str) -> TagEntry:
-        from tcfg.build import build, with_attrs
-
         if not isinstance(name, str) or not _TAG_NAME.match(name):
             raise TargetError(
                 f"tag name {name!r} must be non-empty text without whitespace, quotes or "
@@ -572,8 +540,6 @@ class Registry:
 
     def detect(self) -> list[Target]:
         """Targets for this machine's devices, from every plugin that can detect them."""
-        from tcfg.build import build
-
         self._ensure()
         found: list[Target] = []
         for plugin, function in reversed(list(self._impls("tcfg_detect"))):
@@ -590,12 +556,24 @@ class Registry:
             hit = self._cache.get(key)
             if hit is not None:
                 return hit
-            made = self._from_text(self, spec) if host is None else self._build(self, spec, host)
+            made = from_text(self, spec) if host is None else build(self, spec, host)
             if len(self._cache) >= _TEXT_CACHE_LIMIT:
                 self._cache.clear()
             self._cache[key] = made
             return made
-        return self._build(self, spec, host)
+        return build(self, spec, host)
+
+    def with_attrs(self, target: Target, changes: Mapping[str, Any]) -> Target:
+        """``target`` with some configured attributes replaced (None removes one)."""
+        return with_attrs(target, changes)
+
+    def nested(self, spec: Any) -> Target:
+        """The target for ``spec`` as an attribute value (a host or device) one level down."""
+        return build(self, spec, None, 1)
+
+    def nested_context(self, depth: int) -> Any:
+        """The build context for attribute values of a target at nesting ``depth``."""
+        return nested_context(self, depth)
 
     def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:
         """The live kind and tag tables (for the target builder)."""
@@ -637,12 +615,6 @@ def _deep_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_deep_copy(v) for v in value]
     return value
-
-
-def _core_version() -> str | None:
-    from tcfg import __version__
-
-    return __version__
 
 
 _default: Registry | None = None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.errors import TargetError
+from tcfg._base_errors import TargetError
 
 __all__ = ["Codegen", "LLVMCodegen"]
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from tcfg.errors import TargetError, describe_choices
-from tcfg.grammar import RawValue, quote, split_options, tokenize
-from tcfg.kind import NAME
-from tcfg.schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
+from tcfg._base_errors import TargetError, describe_choices
+from tcfg._base_grammar import NAME, RawValue, quote, split_options, tokenize
+from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
 __all__ = ["Component", "ComponentType", "ComponentValue", "ROLES"]
 

@@ -7,10 +7,10 @@ add more with ``tcfg_register_executors`` / ``tcfg_register_runtimes``.
 
 from __future__ import annotations
 
-from tcfg.components import Component, ComponentType
-from tcfg.errors import AttributeValueError
-from tcfg.kind import Derived, DeriveRequest, TargetKind
-from tcfg.schema import Attr, Boolean, Choice, Integer, TargetList
+from tcfg._base_errors import AttributeValueError
+from tcfg._model_components import Component, ComponentType
+from tcfg._model_kind import Derived, DeriveRequest, TargetKind
+from tcfg._model_schema import Attr, Boolean, Choice, Integer, TargetList
 
 __all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
 

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tcfg.errors import AttributeValueError, describe_choices
-from tcfg.features import Feature
-from tcfg.kind import Derived, DeriveRequest
+from tcfg._base_errors import AttributeValueError, describe_choices
+from tcfg._base_features import Feature
+from tcfg._model_kind import Derived, DeriveRequest
 
 __all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
 

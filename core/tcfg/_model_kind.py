@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tcfg.features import Feature, FeatureValue
-from tcfg.schema import Attr, String, StringList, TargetValue, attr_table
+from tcfg._base_features import Feature, FeatureValue
+from tcfg._base_grammar import NAME
+from tcfg._model_schema import Attr, String, StringList, TargetValue, attr_table
 
 if TYPE_CHECKING:
-    from tcfg.registry import Registry
+    from tcfg._engine_registry import Registry
 
 __all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "TargetKind", "Parser"]
 
-NAME = re.compile(r"[a-z][a-z0-9_\-]*\Z")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 #: The attributes every kind has.
@@ -118,8 +117,8 @@ class TargetKind:
 
     def schema(self, registry: Registry | None = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
-        from tcfg.marshmallow_schema import marshmallow_schema
-        from tcfg.registry import default_registry
+        from tcfg._base_wiring import default_registry
+        from tcfg._model_marshmallow import marshmallow_schema
 
         return marshmallow_schema(self, registry if registry is not None else default_registry())
 

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import marshmallow
 
-from tcfg.errors import TargetError
-from tcfg.schema import Attr, InvalidValue
+from tcfg._base_errors import TargetError
+from tcfg._model_schema import Attr, InvalidValue
 
 if TYPE_CHECKING:
-    from tcfg.kind import TargetKind
-    from tcfg.registry import Registry
+    from tcfg._engine_registry import Registry
+    from tcfg._model_kind import TargetKind
 
 __all__ = ["marshmallow_schema"]
 
@@ -32,10 +32,8 @@ class _AttrField(marshmallow.fields.Field):  # type: ignore[type-arg]
         self.registry = registry
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        from tcfg.build import nested_context
-
         try:
-            return self.attr.type.check(value, nested_context(self.registry, 0))
+            return self.attr.type.check(value, self.registry.nested_context(0))
         except (InvalidValue, TargetError) as exc:
             raise marshmallow.ValidationError(str(exc)) from None
 

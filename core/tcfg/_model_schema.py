@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg.grammar import OPTION_NAME, RawValue, quote
+from tcfg._base_grammar import OPTION_NAME, RawValue, quote
 
 if TYPE_CHECKING:
-    from tcfg.registry import Registry
-    from tcfg.target import Target
+    from tcfg._engine_registry import Registry
+    from tcfg._model_target import Target
 
 __all__ = [
     "Attr",

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tcfg.features import Features, FeatureValue
-from tcfg.registry import default_registry
+from tcfg._base_features import Features, FeatureValue
+from tcfg._base_wiring import default_registry
 
 if TYPE_CHECKING:
-    from tcfg.codegen import Codegen
-    from tcfg.kind import Compiler, TargetKind
-    from tcfg.registry import Registry
+    from tcfg._engine_registry import Registry
+    from tcfg._model_codegen import Codegen
+    from tcfg._model_kind import Compiler, TargetKind
 
 __all__ = ["Target"]
 
@@ -75,7 +75,8 @@ class Target:
     _json: str | None
 
     def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
-        return (registry or default_registry()).target(spec, host)
+        made: Target = (registry or default_registry()).target(spec, host)
+        return made
 
     @classmethod
     def _make(
@@ -230,15 +231,12 @@ class Target:
 
     def with_host(self, host: Any) -> Target:
         """This target with ``host`` (a spec or Target) as its host."""
-        from tcfg.build import build, with_attrs
-
-        return with_attrs(self, {"host": build(self._registry, host, None, 1)})
+        registry = self._registry
+        return registry.with_attrs(self, {"host": registry.nested(host)})
 
     def without_host(self) -> Target:
         """This target without a host."""
-        from tcfg.build import with_attrs
-
-        return self if self.host is None else with_attrs(self, {"host": None})
+        return self if self.host is None else self._registry.with_attrs(self, {"host": None})
 
     def is_specialization_of(self, other: Target) -> bool:
         """Same kind, and every attribute ``other`` configures has the same value here."""

@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tcfg.errors import TargetError
+from tcfg._base_errors import TargetError
 
 if TYPE_CHECKING:
-    from tcfg.components import ComponentValue
-    from tcfg.registry import Registry
-    from tcfg.target import Target
+    from tcfg._engine_registry import Registry
+    from tcfg._model_components import ComponentValue
+    from tcfg._model_target import Target
 
 __all__ = ["CompilationConfig"]
 
@@ -61,8 +61,8 @@ class CompilationConfig:
         *,
         registry: Registry | None = None,
     ) -> None:
-        from tcfg.registry import default_registry
-        from tcfg.target import Target
+        from tcfg._engine_registry import default_registry
+        from tcfg._model_target import Target
 
         reg = registry if registry is not None else default_registry()
         self.registry = reg
@@ -97,7 +97,7 @@ class CompilationConfig:
 
     def to_target(self) -> Target:
         """The configuration as one composite target (devices' shared host written once)."""
-        from tcfg.target import Target
+        from tcfg._model_target import Target
 
         config: dict[str, Any] = {
             "kind": "composite",
@@ -131,7 +131,7 @@ class CompilationConfig:
 
 
 def _devices(targets: Any, reg: Registry) -> list[Target]:
-    from tcfg.target import Target
+    from tcfg._model_target import Target
 
     if isinstance(targets, Target | str):
         return [Target(targets, registry=reg)]
@@ -163,7 +163,7 @@ def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
     if from_composite is None:
         return given
     if what == "host":
-        from tcfg.target import Target
+        from tcfg._model_target import Target
 
         same = Target(given, registry=reg) == from_composite
     else:
@@ -175,12 +175,11 @@ def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
 
 def _component(role: str, value: Any, reg: Registry) -> ComponentValue:
     """``value`` (a name, dict or ComponentValue) checked as a registered ``role``."""
-    from tcfg.build import nested_context
-    from tcfg.components import ComponentType
-    from tcfg.schema import InvalidValue
+    from tcfg._model_components import ComponentType
+    from tcfg._model_schema import InvalidValue
 
     try:
-        return ComponentType(role).check(value, nested_context(reg, 0))
+        return ComponentType(role).check(value, reg.nested_context(0))
     except InvalidValue as exc:
         raise TargetError(f"{role} {value!r}: {exc}") from None
 
@@ -190,7 +189,7 @@ def _is_self_hosted(target: Target) -> bool:
 
 
 def _choose_host(devices: list[Target], explicit: Target | None) -> Target | None:
-    from tcfg.target import Target
+    from tcfg._model_target import Target
 
     leaves = [d for d in devices if not _is_self_hosted(d)]
     named = list(dict.fromkeys(d.host for d in leaves if d.host is not None))

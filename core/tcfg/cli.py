@@ -5,7 +5,7 @@ success, 2 for bad input (an unknown command or option, or any
 :class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback),
 1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
 JSON on stdout instead of text. ``registry`` replaces the process-wide
-:func:`tcfg.registry.default_registry` (for embedding and tests).
+:func:`tcfg._engine_registry.default_registry` (for embedding and tests).
 
 Only :mod:`argparse` and the cheap ``tcfg`` package are imported at module level,
 so ``tcfg --help`` starts fast; the registry loads on the first command that needs it.
@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import tcfg
-from tcfg.errors import TargetError
+from tcfg._base_errors import TargetError
 
 if TYPE_CHECKING:
-    from tcfg.registry import Registry
-    from tcfg.target import Target
+    from tcfg._engine_registry import Registry
+    from tcfg._model_target import Target
 
 __all__ = ["main"]
 
@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         if extra:
             raise _UsageError(_unrecognized(args, extra))
         if registry is None:
-            from tcfg.registry import default_registry
+            from tcfg._engine_registry import default_registry
 
             registry = default_registry()
         with warnings.catch_warnings(record=True) as caught:

@@ -11,12 +11,12 @@ of them is invalid, raises, or claims a name another plugin owns, none of that
 plugin's registrations are kept, a :class:`tcfg.PluginWarning` names the cause, and
 ``tcfg.plugins()`` reports it (``TCFG_STRICT_PLUGINS=1`` raises instead).
 
-Feature derivation and keys come from parsers: a :class:`~tcfg.kind.TargetKind`'s
-``parser``, a :class:`~tcfg.cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
-:class:`~tcfg.kind.Compiler`'s ``parser``, and the :func:`tcfg_derive_target` hook for
+Feature derivation and keys come from parsers: a :class:`~tcfg._model_kind.TargetKind`'s
+``parser``, a :class:`~tcfg._model_cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
+:class:`~tcfg._model_kind.Compiler`'s ``parser``, and the :func:`tcfg_derive_target` hook for
 additions to kinds a plugin does not own. Each declares the features it derives
-(:class:`~tcfg.features.Feature`, with compatibility aliases such as TVM's
-``has_asimd``) and returns a :class:`~tcfg.kind.Derived`.
+(:class:`~tcfg._base_features.Feature`, with compatibility aliases such as TVM's
+``has_asimd``) and returns a :class:`~tcfg._model_kind.Derived`.
 
 Per-target hooks (:func:`tcfg_derive_target`, :func:`tcfg_codegen`) must be fast and
 side-effect free; import vendor SDKs (llvmlite, NVRTC, TensorRT) only inside the
@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any, Protocol, overload
 import pluggy
 
 if TYPE_CHECKING:
-    from tcfg.codegen import Codegen
-    from tcfg.components import Component
-    from tcfg.cpu import CpuParser
-    from tcfg.features import Feature
-    from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
-    from tcfg.target import Target
+    from tcfg._base_features import Feature
+    from tcfg._model_codegen import Codegen
+    from tcfg._model_components import Component
+    from tcfg._model_cpu import CpuParser
+    from tcfg._model_kind import Compiler, Derived, DeriveRequest, TargetKind
+    from tcfg._model_target import Target
 
 hookspec = pluggy.HookspecMarker("tcfg")
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pluggy
 
-from tcfg.codegen import Codegen, LLVMCodegen
-from tcfg.components import Component
-from tcfg.cpu import CpuParser, arch_family, host_triple
-from tcfg.errors import AttributeValueError, TargetError, closest, describe_choices
-from tcfg.features import Feature, FeatureValue, feature_name
+from tcfg._base_errors import AttributeValueError, TargetError, closest, describe_choices
+from tcfg._base_features import Feature, FeatureValue, feature_name
+from tcfg._model_codegen import Codegen, LLVMCodegen
+from tcfg._model_components import Component
+from tcfg._model_cpu import CpuParser, arch_family, host_triple
+from tcfg._model_kind import Compiler, Derived, DeriveRequest, TargetKind
+from tcfg._model_schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
+from tcfg._model_target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
-from tcfg.kind import Compiler, Derived, DeriveRequest, TargetKind
-from tcfg.schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
-from tcfg.target import Target
 
 __all__ = [
     "Attr",

@@ -1,0 +1,28 @@
+"""The one bounded cache type of the core: a dict that is cleared whole when it is full."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Memo"]
+
+
+class Memo(dict[Any, Any]):
+    """A bounded memo for pure computations: a dict, cleared whole when full.
+
+    Read it with ``get`` (a plain dict lookup, the fast path); store with :meth:`put`.
+    Clearing whole instead of evicting one entry keeps a store as cheap as a dict
+    assignment; the caches it serves hold results that are cheap to make again.
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def put(self, key: Any, value: Any) -> None:
+        """Store ``value`` for ``key``."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value

@@ -1,0 +1,30 @@
+"""The composition root's one injection point: how lower layers reach the default registry.
+
+The model layer (``Target(spec)``, ``TargetKind.schema()``) needs the process-wide
+registry, which lives in the engine layer above it. Importing upwards would make a
+cycle, so the package's ``__init__`` (the composition root, which runs before any
+submodule) installs a provider here once, and lower layers call
+:func:`default_registry`. Nothing else is ever installed or patched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["default_registry", "install"]
+
+_provider: Callable[[], Any] | None = None
+
+
+def install(provider: Callable[[], Any]) -> None:
+    """Set the function that returns the process-wide registry (the composition root calls this once)."""
+    global _provider
+    _provider = provider
+
+
+def default_registry() -> Any:
+    """The process-wide registry, from the provider :func:`install` set."""
+    if _provider is None:
+        raise RuntimeError("tcfg is not wired: import the tcfg package, not its private modules alone")
+    return _provider()
