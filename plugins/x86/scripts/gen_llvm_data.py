@@ -140,7 +140,7 @@ def _inlines(triple: str, pairs: Sequence[tuple[tuple[str, str], tuple[str, str]
 
 def _parallel(jobs: list[Any], work: Any) -> list[Any]:
     """``[work(job) for job in jobs]``, spread over forked children (LLVM state is per process)."""
-    workers = max(1, min(os.cpu_count() or 1, 4))
+    workers = max(1, min(os.cpu_count() or 1, 2))
     chunks = [jobs[i::workers] for i in range(workers)]
     reads = []
     for chunk in chunks:
@@ -327,6 +327,64 @@ def clang_answers(cpus: dict[str, bool], ignored: Sequence[str]) -> dict[str, tu
     return answers
 
 
+def likeness(cpu: str, other: str) -> int:
+    """How many leading characters ``cpu`` and ``other`` share once ``-`` and ``_`` are dropped."""
+    a, b = (name.replace("-", "").replace("_", "") for name in (cpu, other))
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def clang_spelling(cpu: str, accepted: bool, twins: Sequence[str], is64: bool) -> str:
+    """The ``-march`` clang gets for ``cpu``: itself, else its twin spelled most like it, else a base CPU.
+
+    The twin spelled most like ``cpu`` has the longest common prefix once ``-`` and ``_``
+    are dropped, ties to the first by name (``skylake_avx512`` -> ``skylake-avx512``).
+    ``generic`` has no twin: clang gets ``x86-64`` (``i386`` in 32-bit mode), and the
+    features that base has beyond ``generic``'s are removed explicitly.
+    """
+    if accepted:
+        return cpu
+    if twins:
+        return max(twins, key=lambda twin: likeness(cpu, twin))
+    return "x86-64" if is64 else "i386"
+
+
+def _split(have: set[str], frontend: set[str], backend: set[str]) -> dict[str, list[str]]:
+    """What a tool must be told beyond its own table to get exactly ``have``."""
+    return {
+        "add": sorted(have - frontend - {"64bit"}),
+        "remove": sorted((frontend | backend) - have - {"64bit"}),
+    }
+
+
+def add_split(
+    cpu: str, entry: dict[str, Any], frontend: dict[str, set[str]], backend: dict[str, set[str]], twins: Sequence[str]
+) -> None:
+    """Make ``entry`` (LLVM's backend set so far) clang-22's set, and record what each tool must be told.
+
+    clang-22 compiles ``-march=X`` with ``target-cpu=X`` and ``target-features`` from its
+    own CPU table (the frontend's); the backend then applies those features on top of its
+    own definition of X. So the CPU's features are the union of both tables, and where one
+    table lacks a feature the other has, the tool whose table lacks it is told: clang
+    through ``clang_add`` (``-Xclang -target-feature +F``), llc through ``llc_add``
+    (``-mattr=+F``). ``clang_cpu`` is the ``-march`` clang gets (:func:`clang_spelling`);
+    ``clang_remove`` what clang's CPU there has beyond this CPU (only for ``generic``).
+    """
+    is64 = entry["64bit"]
+    spelling = clang_spelling(cpu, entry["clang_march"], twins, is64)
+    own = backend[cpu]
+    have = own | (frontend[spelling] if cpu != "generic" else set())
+    entry["features"] = sorted(have)
+    entry["clang_cpu"] = spelling
+    split = _split(have, frontend[spelling], backend[spelling])
+    entry["clang_add"], entry["clang_remove"] = split["add"], split["remove"]
+    entry["llc_add"] = sorted(have - own - {"64bit"})
+    if "features_32bit_mode" in entry:
+        base32 = clang_spelling(cpu, False, (), False)
+        entry["clang_cpu_32bit"] = base32
+        split = _split(set(entry["features_32bit_mode"]), frontend[base32], backend[base32])
+        entry["clang_add_32bit"], entry["clang_remove_32bit"] = split["add"], split["remove"]
+
+
 def generate() -> dict[str, Any]:
     """Ask LLVM (llvmlite) and clang and return the data file's content."""
     llvm = _llvm()
@@ -413,6 +471,9 @@ def generate() -> dict[str, Any]:
         entry["preferred_vector_width"] = widths[cpu]
         entry["preferred_vector_width_with_avx512f"] = caps[cpu]
         cpu_table[cpu] = entry
+    frontend = {cpu: set(answers[cpu][1]) for cpu in accepted}
+    for cpu, entry in cpu_table.items():
+        add_split(cpu, entry, frontend, {c: set(e["features"]) for c, e in cpu_table.items()}, twins.get(cpu, []))
 
     features = {}
     for feat in isa:
@@ -438,6 +499,15 @@ def generate() -> dict[str, Any]:
             "__attribute__((cpu_specific(X))) compiled for i386 with -march=i386 (clang expands X's own "
             "feature list on top of the command line's CPU, and i386 has none of those features); the "
             "generator checks that cpu_specific(X) and -march=X agree on them for every CPU clang takes both ways",
+            "cpus.features (union)": "clang-22 compiles -march=X with target-cpu=X and target-features from its own "
+            "CPU table, and the backend applies those on top of its own definition of X: the features are the "
+            "union of LLVM's (inline probe) and clang's (-march=clang_cpu) sets; generic has LLVM's only",
+            "cpus.clang_cpu": "the -march clang gets: X where clang accepts it, else the twin spelled most like X, "
+            "else (generic) x86-64, or i386 for clang_cpu_32bit",
+            "cpus.clang_add/clang_remove": "features clang is told explicitly (-Xclang -target-feature) because its "
+            "CPU table for clang_cpu lacks them (add) or has them beyond this CPU (remove)",
+            "cpus.llc_add": "features llc is told explicitly (-mattr=+F) because LLVM's backend definition of X "
+            "lacks them (clang's table has them: sgx, kl, widekl, invpcid, mmx)",
             "march_twins": "for each CPU clang refuses as -march, the CPUs it accepts whose LLVM feature sets "
             "(inline probe, 64bit included) are the same (empty if none)",
             "cpus.preferred_vector_width": "LLVM: widest vector register in the code LLVM's loop vectoriser "
@@ -446,7 +516,7 @@ def generate() -> dict[str, Any]:
             "tuning (prefer-128-bit, prefer-256-bit) puts on the vector width",
             "clang_differences": "per CPU, features clang (tools.clang, the input cpus.clang_source names; a "
             "cpu_specific answer includes i386's x87) and LLVM (tools.llvm) disagree on: clang_only, llvm_only "
-            "(LLVM's answer is used)",
+            "(the CPU has both: see cpus.clang_add and cpus.llc_add)",
             "cpus.clang_march": "whether clang (tools.clang) accepts -march=X; clang refuses 'generic' and the "
             "cpu_dispatch spellings such as skylake_avx512 that LLVM's CPU table also lists (it takes those "
             "in cpu_specific attributes)",

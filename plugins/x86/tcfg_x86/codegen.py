@@ -31,10 +31,12 @@ class X86Codegen(LLVMCodegen):
     preferred_vector_width: int = 0
     vector_width_source: str = ""
     clang_cpu: str | None = None
+    clang_features: tuple[str, ...] | None = None
 
     def clang_flags(self) -> list[str]:
-        """The core's clang flags, naming ``clang_cpu`` (when set) instead of ``cpu``."""
-        return LLVMCodegen.clang_flags(replace(self, cpu=self.clang_cpu or self.cpu))
+        """The core's clang flags, with ``clang_cpu`` and ``clang_features`` (when set) for ``cpu`` and ``features``."""
+        features = self.features if self.clang_features is None else self.clang_features
+        return LLVMCodegen.clang_flags(replace(self, cpu=self.clang_cpu or self.cpu, features=features))
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -43,24 +45,19 @@ class X86Codegen(LLVMCodegen):
         return out
 
 
-def _likeness(cpu: str, other: str) -> int:
-    """How many leading characters ``cpu`` and ``other`` share once ``-`` and ``_`` are dropped."""
-    a, b = (name.replace("-", "").replace("_", "") for name in (cpu, other))
-    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-
-
 def clang_twin(cpu: str) -> str | None:
     """The CPU clang should get as ``-march`` for ``cpu``, if clang refuses ``cpu`` and ``cpu`` has a twin.
 
-    The twins are the CPUs clang accepts with ``cpu``'s LLVM feature set (``march_twins``).
-    The one spelled most like ``cpu`` wins: the longest common prefix once ``-`` and ``_``
-    are dropped, ties going to the first by name. So ``skylake_avx512`` gets
+    The twins are the CPUs clang accepts with ``cpu``'s LLVM feature set (``march_twins``);
+    the data's ``clang_cpu`` is the one spelled most like ``cpu`` (the longest common prefix
+    once ``-`` and ``_`` are dropped, ties to the first by name). So ``skylake_avx512`` gets
     ``skylake-avx512`` (not ``skx``), ``pentium_4`` ``pentium4`` and ``pentium_iii``
     ``pentium3`` (not ``c3-2``). None for a CPU clang accepts, and for ``generic``, which
-    has no twin.
+    has no twin (clang gets ``x86-64`` with what it has beyond ``generic`` removed).
     """
-    twins = tables().march_twins.get(cpu, ())
-    return max(twins, key=lambda twin: _likeness(cpu, twin), default=None)
+    if not tables().march_twins.get(cpu):
+        return None
+    return tables().cpus[cpu].clang_cpu
 
 
 def codegen_for(attrs: Any, kind: str) -> X86Codegen:
@@ -70,7 +67,11 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
     triple = attrs.get("mtriple") or host_triple()
     cpu = attrs.get("mcpu") or attrs.get("march") or "generic"
     width = attrs.get("vector-width") if kind == "llvm" else None
-    resolved = resolve(cpu, arch_family(triple) == "x86_64", tuple(attrs.get("mattr", ())), width)
+    is64 = arch_family(triple) == "x86_64"
+    resolved = resolve(cpu, is64, tuple(attrs.get("mattr", ())), width)
+    entry = tables().cpus[cpu]
+    clang_cpu = entry.clang_cpu if is64 else entry.clang_cpu_32bit
+    clang_extra = entry.clang_extra if is64 else entry.clang_extra_32bit
     features = list(resolved.mattr)
     extra_clang: list[str] = []
     notes = [f"CPU and feature tables from {tables().llvm_version}"]
@@ -89,15 +90,31 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
             f"{tables().clang_version} does not accept -march={cpu}, so clang gets -march={twin}, "
             f"whose LLVM feature set is identical (tuning follows {twin}); llc keeps -mcpu={cpu}"
         )
+    elif clang_cpu != cpu:
+        notes.append(
+            f"{tables().clang_version} does not accept -march={cpu}, so clang gets -march={clang_cpu} "
+            f"with {','.join(clang_extra)} (that CPU's features beyond {cpu}'s removed)"
+        )
+    if entry.llc_extra:
+        notes.append(
+            f"llc gets {','.join(entry.llc_extra)} explicitly: LLVM's backend definition of {cpu} lacks what "
+            "clang's CPU table gives it"
+        )
+    if clang_extra and clang_cpu == cpu:
+        notes.append(
+            f"clang gets {','.join(clang_extra)} explicitly: its CPU table lacks what LLVM's backend definition "
+            f"of {cpu} gives it"
+        )
     return X86Codegen(
         triple=triple,
         cpu=cpu,
-        features=tuple(features),
+        features=(*entry.llc_extra, *features),
         opt_level=attrs.get("opt-level", 2),
         clang_cpu_flag="-march",
         extra_clang=tuple(extra_clang),
         notes=tuple(notes),
         preferred_vector_width=resolved.preferred_width,
         vector_width_source=resolved.width_source,
-        clang_cpu=twin,
+        clang_cpu=clang_cpu if clang_cpu != cpu else None,
+        clang_features=(*clang_extra, *features),
     )

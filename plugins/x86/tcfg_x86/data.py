@@ -11,7 +11,7 @@ clang refuses as ``-march``, which CPUs it accepts with the same LLVM feature se
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -22,7 +22,15 @@ __all__ = ["CpuEntry", "Tables", "load_json", "tables"]
 
 @dataclass(frozen=True)
 class CpuEntry:
-    """One LLVM x86 CPU: its instruction-set features (LLVM names) and what LLVM prefers on it."""
+    """One LLVM x86 CPU: its instruction-set features (LLVM names) and what LLVM prefers on it.
+
+    ``features`` are what clang-22 compiles ``-march=X`` with: its CPU table's features
+    together with those of LLVM's backend definition of X. ``clang_cpu`` is the
+    ``-march`` clang gets; ``clang_extra`` (``+F``/``-F``) what clang must be told beyond
+    its table for ``clang_cpu``, ``llc_extra`` what llc must be told beyond its backend
+    definition of X (``+sgx`` on Intel CPUs whose backend definition lacks it). The
+    ``_32bit`` fields are the same in 32-bit mode (they differ for ``generic`` only).
+    """
 
     name: str
     features: frozenset[str]
@@ -31,6 +39,11 @@ class CpuEntry:
     preferred_vector_width_with_avx512f: int
     clang_march: bool
     features_32bit_mode: frozenset[str]
+    clang_cpu: str
+    clang_extra: tuple[str, ...]
+    llc_extra: tuple[str, ...]
+    clang_cpu_32bit: str
+    clang_extra_32bit: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,11 @@ def load_json(name: str) -> Any:
     return json.loads((resources.files("tcfg_x86") / "data" / name).read_text(encoding="utf-8"))
 
 
+def _extra(add: list[str], remove: Sequence[str]) -> tuple[str, ...]:
+    """``-F`` for each removal, then ``+F`` for each addition (LLVM applies them in order)."""
+    return (*(f"-{f}" for f in remove), *(f"+{f}" for f in add))
+
+
 @cache
 def tables() -> Tables:
     """The tables, read and indexed on first call."""
@@ -84,6 +102,13 @@ def tables() -> Tables:
             preferred_vector_width_with_avx512f=entry["preferred_vector_width_with_avx512f"],
             clang_march=entry["clang_march"],
             features_32bit_mode=frozenset(entry.get("features_32bit_mode", features - {"64bit"})),
+            clang_cpu=entry["clang_cpu"],
+            clang_extra=_extra(entry["clang_add"], entry["clang_remove"]),
+            llc_extra=_extra(entry["llc_add"], ()),
+            clang_cpu_32bit=entry.get("clang_cpu_32bit", entry["clang_cpu"]),
+            clang_extra_32bit=_extra(
+                entry.get("clang_add_32bit", entry["clang_add"]), entry.get("clang_remove_32bit", entry["clang_remove"])
+            ),
         )
     docs = {name: entry["doc"] for name, entry in raw["features"].items()}
     docs.update(raw["tuning_docs"])
