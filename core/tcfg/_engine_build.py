@@ -186,7 +186,7 @@ def nested_context(registry: Registry, depth: int) -> _Nested:
 
 
 def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> UnknownKindError:
-    kinds, tags = registry.kinds_and_tags()
+    kinds, tags = registry.kind_table(), registry.tag_table()
     return UnknownKindError(
         f"target {_short(text)!r}: {name!r} is neither a kind nor a tag; "
         f"{describe_choices(name, [*kinds, *tags])}" + pointer(text, start, end)
@@ -221,11 +221,10 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     and reports the error with its position. Words it has converted before (for the
     same kind) are looked up, not converted again.
     """
-    kinds, tags = registry.kinds_and_tags()
-    kind = kinds.get(words[0])
+    kind = registry.kind_table().get(words[0])
     base: Mapping[str, Any] | None = None
     if kind is None:
-        entry = tags.get(words[0])
+        entry = registry.tag_table().get(words[0])
         if entry is None:
             return None
         kind, base = entry.target.kind, entry.target.config
@@ -300,7 +299,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     """The target of any target string (quotes, flags, separate values), or the error with its position."""
     tokens = tokenize(text)
     head = tokens[0]
-    kinds, tags = registry.kinds_and_tags()
+    kinds = registry.kind_table()
     if head.dash:
         raise TargetSyntaxError(
             f"target {_short(text)!r} starts with an option; it must start with a kind or tag "
@@ -309,7 +308,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     kind = kinds.get(head.text)
     base: dict[str, Any] = {}
     if kind is None:
-        entry = tags.get(head.text)
+        entry = registry.tag_table().get(head.text)
         if entry is None:
             raise _unknown_head(registry, head.text, text, head.start, head.end)
         kind, base = entry.target.kind, dict(entry.target.config)
@@ -392,10 +391,11 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             f"JSON target {_short(source or _REPR.repr(data))!r} must be an object, not {type(data).__name__}"
         )
     text: Any = source if source is not None else data  # shown by error messages only
-    kinds, tags = registry.kinds_and_tags()
+    kinds = registry.kind_table()
     kind_name = data.get("kind")
     base: dict[str, Any] | None = None
     if kind_name is None:
+        tags = registry.tag_table()
         tag_name = data.get("tag")
         if tag_name is None:
             raise TargetError(f"target {_short(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
@@ -410,7 +410,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         if found is None:
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
-                if isinstance(kind_name, str) and kind_name in tags
+                if isinstance(kind_name, str) and kind_name in registry.tag_table()
                 else describe_choices(str(kind_name), kinds)
             )
             raise UnknownKindError(f"target {_short(text)!r}: unknown kind {kind_name!r}; {hint}")

@@ -123,8 +123,8 @@ class Registry:
         self._environ = environ
         self._strict = strict
         self._lock = threading.RLock()
-        self._loaded = False
-        self._loading = False
+        self._loaded = self._loading = False
+        self._tags_loaded = self._tags_loading = False
         self._reset()
 
     def _reset(self) -> None:
@@ -138,6 +138,8 @@ class Registry:
         self._features = FeatureIndex()
         self._owners: dict[tuple[str, str], str] = {}
         self._records: list[PluginRecord] = []
+        #: The loaded plugins' registrations, kept until their tags are committed.
+        self._stages: dict[str, _Stage] = {}
         self._cache: dict[Any, Target] = {}
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
@@ -173,6 +175,28 @@ class Registry:
             finally:
                 self._loading = False
 
+    def _ensure_tags(self) -> None:
+        """Load everything, tags included (tags are registered and built on the first query that needs them).
+
+        A plugin one of whose tags is invalid loses all its registrations then, as at load.
+        """
+        if self._tags_loaded:
+            return
+        self._ensure()
+        with self._lock:
+            if self._tags_loaded or self._tags_loading:
+                return
+            self._tags_loading = True
+            try:
+                self._load_tags()
+                self._tags_loaded = True
+            except BaseException:
+                self._reset()
+                self._loaded = False
+                raise
+            finally:
+                self._tags_loading = False
+
     def _is_strict(self) -> bool:
         if self._strict is not None:
             return self._strict
@@ -207,9 +231,20 @@ class Registry:
             except _PluginFailure as exc:
                 self._fail(record, str(exc))
         self._commit_dependent(stages)
-        for plugin_name, impl in self._impls("tcfg_derive_target"):
-            if plugin_name in stages:
-                self.derive_hooks.append((plugin_name, impl))
+        self._stages = stages
+        self.derive_hooks[:] = [(name, impl) for name, impl in self._impls("tcfg_derive_target") if name in stages]
+
+    def _load_tags(self) -> None:
+        stages = self._stages
+        for plugin, stage in list(stages.items()):
+            try:
+                self._stage_tags(stage)
+            except _PluginFailure as exc:
+                del stages[plugin]
+                self._fail(self._record(plugin), str(exc))
+                self._remove(stage)
+        self._commit_dependent(stages, with_tags=True)
+        self.derive_hooks[:] = [(name, impl) for name, impl in self.derive_hooks if name in stages]
 
     def _impls(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
         caller = getattr(self._pm.hook, hook)
@@ -217,6 +252,7 @@ class Registry:
             yield impl.plugin_name, impl.function
 
     def _stage(self, plugin: str) -> _Stage:
+        """Call ``plugin``'s registration hooks, all but the tags', and hold what they register."""
         stage = _Stage(plugin)
         adders: dict[str, Callable[..., None]] = {
             "tcfg_register_kinds": stage.kinds.append,
@@ -226,6 +262,12 @@ class Registry:
             "tcfg_register_executors": stage.executors.append,
             "tcfg_register_runtimes": stage.runtimes.append,
         }
+        for hook, adder in adders.items():
+            self._call_registration(plugin, hook, adder)
+        return stage
+
+    def _stage_tags(self, stage: _Stage) -> None:
+        """Call the plugin's ``tcfg_register_tags`` and hold its tags in ``stage``."""
 
         def add_tag(name: str | TagSpec, config: Any = None, *, description: str = "", source: str = "") -> None:
             if isinstance(name, TagSpec):
@@ -235,12 +277,13 @@ class Registry:
             else:
                 stage.tags.append((name, config, description, source))
 
-        adders["tcfg_register_tags"] = add_tag
-        for hook, adder in adders.items():
-            for name, function in self._impls(hook):
-                if name == plugin:
-                    _call_plugin_code(plugin, hook, partial(function, register=adder))
-        return stage
+        stage.tags.clear()
+        self._call_registration(stage.plugin, "tcfg_register_tags", add_tag)
+
+    def _call_registration(self, plugin: str, hook: str, register: Callable[..., None]) -> None:
+        for name, function in self._impls(hook):
+            if name == plugin:
+                _call_plugin_code(plugin, hook, partial(function, register=register))
 
     def _claim(self, plugin: str, space: str, name: str) -> None:
         owner = self._owners.get((space, name))
@@ -317,8 +360,8 @@ class Registry:
         record.registered["runtimes"] = [c.name for c in stage.runtimes]
         record.registered["features"] = sorted({f.name for f in declared})
 
-    def _commit_dependent(self, stages: dict[str, _Stage]) -> None:
-        """Check and store compilers and tags, which may use any plugin's kinds and tags.
+    def _commit_dependent(self, stages: dict[str, _Stage], with_tags: bool = False) -> None:
+        """Check and store compilers (and, ``with_tags``, tags), which may use any plugin's kinds and tags.
 
         A plugin whose compiler or tag is refused loses all its registrations; every
         compiler and tag is then checked again from scratch, since other plugins' tags
@@ -331,7 +374,7 @@ class Registry:
             failed: tuple[_Stage, str] | None = None
             for stage in stages.values():
                 try:
-                    self._commit_compilers_and_tags(stage)
+                    self._commit_compilers_and_tags(stage, with_tags)
                 except _PluginFailure as exc:
                     failed = (stage, str(exc))
                     break
@@ -342,7 +385,7 @@ class Registry:
             self._fail(self._record(loser.plugin), reason)
             self._remove(loser)
 
-    def _commit_compilers_and_tags(self, stage: _Stage) -> None:
+    def _commit_compilers_and_tags(self, stage: _Stage, with_tags: bool) -> None:
         plugin = stage.plugin
         added_compilers: list[tuple[str, str]] = []
         for compiler in stage.compilers:
@@ -364,6 +407,10 @@ class Registry:
                     )
                 self._compilers[(kind_name, compiler.name)] = compiler
                 added_compilers.append((kind_name, compiler.name))
+        record = self._record(plugin)
+        record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
+        if not with_tags:
+            return
         added_tags: list[str] = []
         for name, config, description, source in stage.tags:
             if name in self._tags:
@@ -376,8 +423,6 @@ class Registry:
             except TargetError as exc:
                 raise _PluginFailure(f"tag {name!r} is invalid: {exc}") from exc
             added_tags.append(name)
-        record = self._record(plugin)
-        record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
         record.registered["tags"] = sorted(added_tags)
 
     def _remove(self, stage: _Stage) -> None:
@@ -432,12 +477,12 @@ class Registry:
 
     def list_kinds(self) -> list[str]:
         """The registered kind names, sorted."""
-        self._ensure()
+        self._ensure_tags()
         return sorted(self._kinds)
 
     def get_kind(self, name: str) -> TargetKind:
         """The kind ``name``, or :class:`tcfg.UnknownKindError` with the closest names."""
-        self._ensure()
+        self._ensure_tags()
         kind = self._kinds.get(name)
         if kind is None:
             raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
@@ -445,13 +490,13 @@ class Registry:
 
     def list_tags(self, prefix: str | None = None) -> list[str]:
         """The registered tag names (starting with ``prefix``), sorted."""
-        self._ensure()
+        self._ensure_tags()
         names = self._tags if prefix is None else [n for n in self._tags if n.startswith(prefix)]
         return sorted(names)
 
     def tag_entry(self, name: str) -> TagEntry:
         """The registered tag ``name``, or :class:`tcfg.UnknownTagError` with the closest names."""
-        self._ensure()
+        self._ensure_tags()
         entry = self._tags.get(name)
         if entry is None:
             raise UnknownTagError(f"unknown tag {name!r}; {describe_choices(name, self._tags)}")
@@ -472,7 +517,7 @@ class Registry:
         source: str = "",
     ) -> None:
         """Register tag ``name``; the config is validated before anything is stored."""
-        self._ensure()
+        self._ensure_tags()
         with self._lock:
             existing = self._tags.get(name) if isinstance(name, str) else None
             if existing is not None and not override:
@@ -513,7 +558,7 @@ class Registry:
 
     def plugins(self) -> list[PluginRecord]:
         """One record per discovered plugin (the core first)."""
-        self._ensure()
+        self._ensure_tags()
         return list(self._records)
 
     def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
@@ -540,7 +585,7 @@ class Registry:
 
     def detect(self) -> list[Target]:
         """Targets for this machine's devices, from every plugin that can detect them."""
-        self._ensure()
+        self._ensure_tags()
         found: list[Target] = []
         for plugin, function in reversed(list(self._impls("tcfg_detect"))):
             specs = _call_target_hook(plugin, "tcfg_detect", function) or []
@@ -575,11 +620,17 @@ class Registry:
         """The build context for attribute values of a target at nesting ``depth``."""
         return nested_context(self, depth)
 
-    def kinds_and_tags(self) -> tuple[Mapping[str, TargetKind], Mapping[str, TagEntry]]:
-        """The live kind and tag tables (for the target builder)."""
+    def kind_table(self) -> Mapping[str, TargetKind]:
+        """The live ``name -> TargetKind`` table (for the target builder); loads no tags."""
         if not self._loaded:
             self._ensure()
-        return self._kinds, self._tags
+        return self._kinds
+
+    def tag_table(self) -> Mapping[str, TagEntry]:
+        """The live ``name -> TagEntry`` table (for the target builder), tags loaded."""
+        if not self._tags_loaded:
+            self._ensure_tags()
+        return self._tags
 
     def compiler_table(self) -> Mapping[tuple[str, str], Compiler]:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
