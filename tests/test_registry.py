@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg.plugin import Attr, Compiler, Feature, Integer, TargetKind
+from tcfg.plugin import Attr, Compiler, Feature, Integer, TargetKind, hookimpl
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin, plugin_with
 
 
@@ -248,3 +248,37 @@ def test_load_object_follows_module_and_attribute_paths() -> None:
     assert load_object("tcfg._model_kind") is sys.modules["tcfg._model_kind"]
     with pytest.raises(ModuleNotFoundError):
         load_object("tcfg_no_such_module")
+
+
+def test_the_same_flat_dict_again_is_the_same_target() -> None:
+    """Flat dicts are memoised like strings, on a key that tells ``1`` from ``True``."""
+    spec = {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mattr": ["+avx2"], "opt-level": 1}
+    first = tcfg.Target(spec)
+    assert tcfg.Target(dict(spec)) is first
+    assert tcfg.Target({**spec, "mattr": ["+avx2", "+fma"]}) is not first
+    with pytest.raises(tcfg.AttributeValueError, match="got bool True"):
+        tcfg.Target({**spec, "opt-level": True})
+    nested = {"kind": "llvm", "host": {"kind": "llvm"}}
+    assert tcfg.Target(nested) == tcfg.Target(nested)  # not memoised (a nested dict), still equal
+
+
+def test_building_from_a_kind_registers_no_tag() -> None:
+    """Tags are registered on the first query that needs one, not when a kind's target is built."""
+    calls: list[str] = []
+
+    class Tagging:
+        tcfg_plugin_name = "tagging"
+
+        @hookimpl
+        def tcfg_register_tags(self, register: Any) -> None:
+            calls.append("tags")
+            register("tagging/board", "llvm -mtriple=aarch64-linux-gnu")
+
+    registry = tcfg.Registry(plugins=[Tagging()], autoload=False)
+    tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry)
+    tcfg.Target({"kind": "c"}, registry=registry)
+    assert calls == []
+    assert tcfg.Target("tagging/board", registry=registry).tag == "tagging/board"
+    assert calls == ["tags"]
+    assert registry.list_tags("tagging/") == ["tagging/board"]
+    assert calls == ["tags"]
