@@ -12,13 +12,14 @@ from tcfg._base_errors import AttributeValueError, TargetError, closest, describ
 from tcfg._base_features import Feature, FeatureValue, feature_name
 from tcfg._model_codegen import Codegen, LLVMCodegen
 from tcfg._model_components import Component
-from tcfg._model_cpu import CpuParser, arch_family, host_triple
+from tcfg._model_cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, TargetKind
 from tcfg._model_schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
 from tcfg._model_target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
 __all__ = [
+    "CPU_ATTRS",
     "Attr",
     "AttrType",
     "AttributeValueError",

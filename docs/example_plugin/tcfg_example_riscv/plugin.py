@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from tcfg.plugin import CpuParser, LLVMCodegen, arch_family, hookimpl, host_triple
+from tcfg.plugin import CpuParser, LLVMCodegen, TagRegistrar, TagSpec, Target, arch_family, hookimpl, host_triple
 from tcfg_example_riscv.parser import RiscvParser
 
 
@@ -15,17 +14,19 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
 
 
 @hookimpl
-def tcfg_register_tags(register: Any) -> None:
+def tcfg_register_tags(register: TagRegistrar) -> None:
     register(
-        "starfive/visionfive2",
-        {"kind": "llvm", "mtriple": "riscv64-unknown-linux-gnu", "mcpu": "sifive-u74", "num-cores": 4},
-        description="StarFive VisionFive 2 (JH7110, 4x SiFive U74)",
-        source="StarFive JH7110 datasheet, 2023",
+        TagSpec(
+            "starfive/visionfive2",
+            {"kind": "llvm", "mtriple": "riscv64-unknown-linux-gnu", "mcpu": "sifive-u74", "num-cores": 4},
+            description="StarFive VisionFive 2 (JH7110, 4x SiFive U74)",
+            source="StarFive JH7110 datasheet, 2023",
+        )
     )
 
 
 @hookimpl
-def tcfg_codegen(target: Any) -> LLVMCodegen | None:
+def tcfg_codegen(target: Target) -> LLVMCodegen | None:
     if target.kind.name not in ("llvm", "c") or "riscv_cpu" not in target.keys:
         return None
     attrs = target.attrs
