@@ -56,13 +56,13 @@ def test_target_valued_words_are_built_each_time() -> None:
     first = tcfg.Target("accel -peer=accel -model=a", registry=reg)
     second = tcfg.Target("accel -peer=accel -model=b", registry=reg)
     assert first.attrs["peer"] == second.attrs["peer"]
-    assert not any(word.startswith("-peer=") for word in reg.option_words["accel"])
+    assert not any(word.startswith("-peer=") for word in reg.build_state.option_words["accel"])
 
 
 def test_compiler_words_are_not_remembered() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
     tcfg.Target("accel -gen=2 -compiler=turbo -turbo_level=2", registry=reg)
-    words = set(reg.option_words["accel"])
+    words = set(reg.build_state.option_words["accel"])
     assert "-gen=2" in words
     assert not words & {"-compiler=turbo", "-turbo_level=2"}
 
@@ -71,7 +71,7 @@ def test_free_text_words_are_not_remembered() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
     for label in ("a", "b"):
         assert tcfg.Target(f"accel -gen=2 -mode=fast -label={label}", registry=reg).attrs["label"] == label
-    assert set(reg.option_words["accel"]) == {"-gen=2", "-mode=fast"}
+    assert set(reg.build_state.option_words["accel"]) == {"-gen=2", "-mode=fast"}
 
 
 def test_attribute_order_is_canonical_whatever_order_names_come_in() -> None:

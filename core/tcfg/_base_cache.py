@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Generic, TypeVar
 
 __all__ = ["Memo"]
 
+K = TypeVar("K")
+V = TypeVar("V")
 
-class Memo(dict[Any, Any]):
+
+class Memo(dict[K, V], Generic[K, V]):
     """A bounded memo for pure computations: a dict, cleared whole when full.
 
     Read it with ``get`` (a plain dict lookup, the fast path); store with :meth:`put`.
@@ -21,7 +24,7 @@ class Memo(dict[Any, Any]):
         super().__init__()
         self.limit = limit
 
-    def put(self, key: Any, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         """Store ``value`` for ``key``."""
         if len(self) >= self.limit:
             self.clear()

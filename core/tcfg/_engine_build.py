@@ -33,7 +33,7 @@ from tcfg._model_target import Target
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
 
-__all__ = ["MAX_DEPTH", "MAX_TEXT", "build", "finish", "nested_context", "with_attrs"]
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "BuildState", "build", "finish", "nested_context", "with_attrs"]
 
 #: How deeply targets may nest (a host's host's host ...).
 MAX_DEPTH = 32
@@ -42,7 +42,33 @@ MAX_TEXT = 65536
 #: Most option words remembered per kind (cleared whole when full).
 OPTION_WORDS_LIMIT = 4096
 
+#: Most entries of each of the builder's memos (each cleared whole when full).
+MEMO_LIMIT = 4096
+
 _MISSING = object()
+
+
+class BuildState:
+    """What the builder remembers for one registry; the registry holds it, only this module reads it.
+
+    ``parse_memo``: kind parses, by the kind, the compiler and the given values of the
+    kind's ``parse_reads``: the prepared result and the attributes the parser changed.
+    ``vetted``: parser results already checked, by identity (``id(derived) ->`` its
+    prepared form, which holds it, so the id is not reused). ``shapes``: the view of a
+    set of attribute names (canonical order, the names the parser reads), by ``(kind,
+    compiler, names as given)``. ``option_words``: per kind, option words of target
+    strings (``-name=text``) and their ``(name, value)``. ``contexts``: the build
+    contexts of attribute values, by nesting depth.
+    """
+
+    __slots__ = ("contexts", "option_words", "parse_memo", "shapes", "vetted")
+
+    def __init__(self) -> None:
+        self.parse_memo: Memo[tuple[Any, ...], tuple[_Prepared, dict[str, Any]]] = Memo(MEMO_LIMIT)
+        self.vetted: Memo[int, _Prepared] = Memo(MEMO_LIMIT)
+        self.shapes: Memo[tuple[str | None, ...], _Shape] = Memo(MEMO_LIMIT)
+        self.option_words: dict[str, Memo[str, tuple[str, Any]]] = {}
+        self.contexts: dict[int, _Nested] = {}
 
 
 def _short(text: object, limit: int = 200) -> str:
@@ -179,9 +205,9 @@ class _Nested:
 
 def nested_context(registry: Registry, depth: int) -> _Nested:
     """The build context for attribute values of a target at nesting ``depth``."""
-    context: _Nested | None = registry.build_contexts.get(depth)
+    context: _Nested | None = registry.build_state.contexts.get(depth)
     if context is None:
-        context = registry.build_contexts[depth] = _Nested(registry, depth)
+        context = registry.build_state.contexts[depth] = _Nested(registry, depth)
     return context
 
 
@@ -228,9 +254,10 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         if entry is None:
             return None
         kind, base = entry.target.kind, entry.target.config
-    known = registry.option_words.get(kind.name)  # word -> (name, value), for the kind's own plain attributes
+    words_of = registry.build_state.option_words  # word -> (name, value), for the kind's own plain attributes
+    known = words_of.get(kind.name)
     if known is None:
-        known = registry.option_words[kind.name] = Memo(OPTION_WORDS_LIMIT)
+        known = words_of[kind.name] = Memo(OPTION_WORDS_LIMIT)
     table = kind._table
     nested = nested_context(registry, depth)
     given: dict[str, Any] = {}
@@ -257,9 +284,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         given[name] = converted
         if attr.type.free_text:
             continue  # converting it again costs no more than looking it up
-        if len(known) >= OPTION_WORDS_LIMIT:
-            known.clear()
-        known[word] = (name, converted)
+        known.put(word, (name, converted))
     if later or compiler_name is not None:
         compiler = None if compiler_name is None else registry.compiler_table().get((kind.name, compiler_name))
         if compiler_name is not None and compiler is None:
@@ -490,7 +515,8 @@ def finish(
         if compiler._defaults:
             defaults = {**defaults, **compiler._defaults}
     shape_key = (kind.name, compiler_name, *attrs)
-    shape = registry.shapes.get(shape_key) or _new_shape(registry, shape_key, kind, compiler, attrs)
+    state = registry.build_state
+    shape = state.shapes.get(shape_key) or _new_shape(registry, shape_key, kind, compiler, attrs)
     order = shape.order
     given = attrs  # what overrides the defaults in the target's attributes
     if kind.parser is None:
@@ -499,7 +525,7 @@ def finish(
         parse_key = None
         if kind.parse_reads:
             parse_key = (shape.reads, shape.pick(attrs)) if shape.pick is not None else (shape.reads,)
-        parsed = None if parse_key is None else registry.parse_memo.get(parse_key)
+        parsed = None if parse_key is None else state.parse_memo.get(parse_key)
         if parsed is None:
             parsed = _parse(registry, kind, compiler, {**defaults, **attrs}, text, depth, parse_key)
         (derived, implied, with_implied, keys), changes = parsed
@@ -508,7 +534,7 @@ def finish(
         if changes:
             given = {**attrs, **changes}
             changed_key = (*shape_key, *changes)
-            changed = registry.shapes.get(changed_key) or _new_shape(registry, changed_key, kind, compiler, given)
+            changed = state.shapes.get(changed_key) or _new_shape(registry, changed_key, kind, compiler, given)
             order = changed.order
     features, why = derived.features, derived.why
     if (compiler is not None and compiler.parser is not None) or registry.derive_hooks:
@@ -565,7 +591,7 @@ def _parse(
         derived = kind.parser(_new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
     except Exception as exc:
         _parser_failed(exc, registry, kind, text, "")
-    prepared = registry.vetted.get(id(derived)) or _NO_PREPARED
+    prepared = registry.build_state.vetted.get(id(derived)) or _NO_PREPARED
     if prepared.derived is not derived:
         prepared = _prepare(registry, kind, compiler, derived, text, depth)
     changes: dict[str, Any] = {}
@@ -575,7 +601,7 @@ def _parse(
             raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
         changes = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
     if parse_key is not None and "native" not in map(full.get, kind.parse_reads):
-        registry.parse_memo.put(parse_key, (prepared, changes))
+        registry.build_state.parse_memo.put(parse_key, (prepared, changes))
     return prepared, changes
 
 
@@ -593,7 +619,7 @@ def _prepare(
         _vet_features(registry, derived.features, text)
     implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth) if derived.defaults else {}
     prepared = _Prepared(derived, implied, {**kind._defaults, **implied}, _unique(derived.keys + kind.default_keys))
-    registry.vetted.put(id(derived), prepared)
+    registry.build_state.vetted.put(id(derived), prepared)
     return prepared
 
 
@@ -663,7 +689,7 @@ def _new_shape(
     reads = [name for name in kind.parse_reads if name in order]
     signature = " ".join((kind.name, compiler.name if compiler else "", *reads))  # names hold no spaces
     shape = _Shape(order, signature, itemgetter(*reads) if reads else None)
-    registry.shapes.put(key, shape)
+    registry.build_state.shapes.put(key, shape)
     return shape
 
 

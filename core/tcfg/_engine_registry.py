@@ -26,7 +26,7 @@ from tcfg._base_errors import (
 )
 from tcfg._base_features import Feature, FeatureIndex, feature_name
 from tcfg._base_version import __version__
-from tcfg._engine_build import build, from_text, nested_context, with_attrs
+from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
 from tcfg._model_components import Component
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, TargetKind
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
 _TAG_NAME = re.compile(r"[^\s'\"\\{=-][^\s'\"\\]*\Z")
-_CACHE_LIMIT = 4096
 #: Most target strings :meth:`Registry.target` keeps built (cleared whole when full). Kept
 #: small: a program uses a few distinct targets, and a large cache of short-lived
 #: targets costs more in memory traffic than it saves (measured: 4096 entries made
@@ -141,22 +140,11 @@ class Registry:
         #: The loaded plugins' registrations, kept until their tags are committed.
         self._stages: dict[str, _Stage] = {}
         #: Targets built from text and from flat dicts (by :func:`_dict_key`), cleared with the tags.
-        self._cache = Memo(_TEXT_CACHE_LIMIT)
+        self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
-        #: Kind parses, by the kind, the compiler and the given values of the kind's
-        #: parse_reads: the prepared result and the attributes the parser changed.
-        self.parse_memo = Memo(_CACHE_LIMIT)
-        #: Parser results the target builder has checked, by identity: ``id(derived) ->``
-        #: its prepared form, which holds it (so that its id is not reused).
-        self.vetted = Memo(_CACHE_LIMIT)
-        #: The target builder's view of a set of attribute names (canonical order, the
-        #: names the kind's parser reads), by ``(kind, compiler, names as given)``.
-        self.shapes = Memo(_CACHE_LIMIT)
-        #: Per kind, option words of target strings (``-name=text``) and their ``(name, value)``.
-        self.option_words: dict[str, Memo] = {}
-        #: The target builder's context objects, by nesting depth.
-        self.build_contexts: dict[int, Any] = {}
+        #: What the target builder remembers for this registry (its own, private state).
+        self.build_state = BuildState()
 
     # -- loading ---------------------------------------------------------------------
 
