@@ -38,7 +38,8 @@ class FeatureIndex:
     def __init__(self) -> None:
         self.docs: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
-        self.owners: dict[str, str] = {}
+        #: The plugins that declare each feature, in load order (``aes``: Arm's and x86's).
+        self.owners: dict[str, tuple[str, ...]] = {}
 
     def resolve(self, name: str) -> str | None:
         """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
@@ -136,8 +137,8 @@ class Features:
         if why:
             return f"{label} = {value!r}: {why}"
         if value is False:
-            owner = self._index.owners.get(canonical, "a plugin")
-            return f"{label} = False: nothing in this target implies it (declared by {owner})"
+            owners = self._index.owners.get(canonical) or ("a plugin",)
+            return f"{label} = False: nothing in this target implies it (declared by {', '.join(owners)})"
         return f"{label} = {value!r}"
 
     def __eq__(self, other: object) -> bool:

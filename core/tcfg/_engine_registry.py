@@ -27,7 +27,7 @@ from tcfg._base_errors import (
 from tcfg._base_features import Feature, FeatureIndex, feature_name
 from tcfg._base_version import __version__
 from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
-from tcfg._model_components import Component
+from tcfg._model_components import ROLES, Component, Role
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, TargetKind
 from tcfg.hookspecs import TagSpec
@@ -95,8 +95,7 @@ class _Stage:
     cpu_parsers: list[CpuParser] = field(default_factory=list)
     compilers: list[Compiler] = field(default_factory=list)
     features: list[Feature] = field(default_factory=list)
-    executors: list[Component] = field(default_factory=list)
-    runtimes: list[Component] = field(default_factory=list)
+    components: dict[Role, list[Component]] = field(default_factory=lambda: {role: [] for role in ROLES})
     tags: list[tuple[str, Any, str, str]] = field(default_factory=list)
 
 
@@ -133,7 +132,7 @@ class Registry:
         self._tags: dict[str, TagEntry] = {}
         self._parsers: list[CpuParser] = []
         self._compilers: dict[tuple[str, str], Compiler] = {}
-        self._components: dict[str, dict[str, Component]] = {"executor": {}, "runtime": {}}
+        self._components: dict[Role, dict[str, Component]] = {role: {} for role in ROLES}
         self._features = FeatureIndex()
         self._owners: dict[tuple[str, str], str] = {}
         self._records: list[PluginRecord] = []
@@ -248,8 +247,8 @@ class Registry:
             "tcfg_register_cpu_parsers": stage.cpu_parsers.append,
             "tcfg_register_compilers": stage.compilers.append,
             "tcfg_register_features": stage.features.append,
-            "tcfg_register_executors": stage.executors.append,
-            "tcfg_register_runtimes": stage.runtimes.append,
+            "tcfg_register_executors": stage.components["executor"].append,
+            "tcfg_register_runtimes": stage.components["runtime"].append,
         }
         for hook, adder in adders.items():
             self._call_registration(plugin, hook, adder)
@@ -305,7 +304,7 @@ class Registry:
             declared += parser.features
         for compiler in stage.compilers:
             declared += getattr(compiler, "features", ())
-        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+        for role, components in stage.components.items():
             for component in components:
                 if not isinstance(component, Component):
                     raise _PluginFailure(f"registered {component!r} as {role}; expected a tcfg.plugin.Component")
@@ -330,23 +329,21 @@ class Registry:
             self._parsers.append(parser)
             for arch in parser.arches:
                 self._owners[("CPU architecture", arch)] = plugin
-        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+        for role, components in stage.components.items():
             for component in components:
                 self._components[role][component.name] = component
                 self._owners[(role, component.name)] = plugin
         for feat in declared:
             self._features.docs.setdefault(feat.name, feat.doc)
-            owners = self._features.owners.get(feat.name)
-            if owners is None:
-                self._features.owners[feat.name] = plugin
-            elif plugin not in owners.split(", "):
-                self._features.owners[feat.name] = f"{owners}, {plugin}"
+            owners = self._features.owners.get(feat.name, ())
+            if plugin not in owners:
+                self._features.owners[feat.name] = (*owners, plugin)
         self._features.aliases.update(aliases)
         record = self._record(plugin)
         record.registered["kinds"] = [k.name for k in stage.kinds]
         record.registered["cpu_parsers"] = [p.name for p in stage.cpu_parsers]
-        record.registered["executors"] = [c.name for c in stage.executors]
-        record.registered["runtimes"] = [c.name for c in stage.runtimes]
+        for role, components in stage.components.items():
+            record.registered[f"{role}s"] = [c.name for c in components]
         record.registered["features"] = sorted({f.name for f in declared})
 
     def _commit_dependent(self, stages: dict[str, _Stage], with_tags: bool = False) -> None:
@@ -423,14 +420,14 @@ class Registry:
                 self._parsers.remove(parser)
             for arch in parser.arches:
                 self._owners.pop(("CPU architecture", arch), None)
-        for role, components in (("executor", stage.executors), ("runtime", stage.runtimes)):
+        for role, components in stage.components.items():
             for component in components:
                 self._components[role].pop(component.name, None)
                 self._owners.pop((role, component.name), None)
         for name, owners in list(self._features.owners.items()):
-            rest = [o for o in owners.split(", ") if o != stage.plugin]
+            rest = tuple(o for o in owners if o != stage.plugin)
             if rest:
-                self._features.owners[name] = ", ".join(rest)
+                self._features.owners[name] = rest
             else:
                 del self._features.owners[name]
                 self._features.docs.pop(name, None)
@@ -534,7 +531,7 @@ class Registry:
             return {f"{k}:{n}": c for (k, n), c in sorted(self._compilers.items())}
         return {n: c for (k, n), c in sorted(self._compilers.items()) if k == kind}
 
-    def components(self, role: str) -> dict[str, Component]:
+    def components(self, role: Role) -> dict[str, Component]:
         """The registered executors (``role="executor"``) or runtimes (``"runtime"``) by name."""
         self._ensure()
         return dict(sorted(self._components[role].items()))

@@ -10,16 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from tcfg._base_errors import TargetError, describe_choices
 from tcfg._base_grammar import NAME, RawValue, quote, split_options, tokenize
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
-__all__ = ["Component", "ComponentType", "ComponentValue", "ROLES"]
+__all__ = ["ROLES", "Component", "ComponentType", "ComponentValue", "Role"]
 
-#: The kinds of component a composite target names.
-ROLES = ("executor", "runtime")
+#: A kind of component a composite target names.
+Role = Literal["executor", "runtime"]
+#: Every role, in the order the registry reports them.
+ROLES: tuple[Role, ...] = ("executor", "runtime")
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class ComponentValue:
 class ComponentType(AttrType):
     """An attribute whose value is a registered executor or runtime."""
 
-    def __init__(self, role: str) -> None:
+    def __init__(self, role: Role) -> None:
         self.role = role
         self.description = f"a registered {role} (a name, or a dict with 'name' and its attributes)"
 

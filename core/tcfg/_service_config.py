@@ -17,13 +17,13 @@ target, and canonicalises them:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from tcfg._base_errors import TargetError
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
-    from tcfg._model_components import ComponentValue
+    from tcfg._model_components import ComponentValue, Role
     from tcfg._model_target import Target
 
 __all__ = ["CompilationConfig"]
@@ -157,7 +157,7 @@ def _devices(targets: Any, reg: Registry) -> list[Target]:
     )
 
 
-def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
+def _agree(what: Literal["host"] | Role, given: Any, from_composite: Any, reg: Registry) -> Any:
     if given is None:
         return from_composite
     if from_composite is None:
@@ -173,7 +173,7 @@ def _agree(what: str, given: Any, from_composite: Any, reg: Registry) -> Any:
     return given
 
 
-def _component(role: str, value: Any, reg: Registry) -> ComponentValue:
+def _component(role: Role, value: Any, reg: Registry) -> ComponentValue:
     """``value`` (a name, dict or ComponentValue) checked as a registered ``role``."""
     from tcfg._model_components import ComponentType
     from tcfg._model_schema import InvalidValue
