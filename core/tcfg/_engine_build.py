@@ -26,7 +26,7 @@ from tcfg._base_errors import (
 )
 from tcfg._base_features import FeatureValue
 from tcfg._base_grammar import Option, RawValue, pointer, split_options, tokenize
-from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind
+from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of
 from tcfg._model_schema import Attr, InvalidValue
 from tcfg._model_target import Target
 
@@ -238,6 +238,15 @@ def from_text(registry: Registry, text: str, depth: int = 0) -> Target:
     return _from_tokens(registry, text, depth)
 
 
+def _head(registry: Registry, name: str) -> tuple[TargetKind, Mapping[str, Any] | None] | None:
+    """What the first word of a target string names: a kind (no base config) or a tag and its config."""
+    kind = registry.kind_table().get(name)
+    if kind is not None:
+        return kind, None
+    entry = registry.tag_table().get(name)
+    return None if entry is None else (entry.target.kind, entry.target.config)
+
+
 def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> Target | None:
     """The target of an unquoted string whose options all read ``-key=value``; None for any other.
 
@@ -247,13 +256,10 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     and reports the error with its position. Words it has converted before (for the
     same kind) are looked up, not converted again.
     """
-    kind = registry.kind_table().get(words[0])
-    base: Mapping[str, Any] | None = None
-    if kind is None:
-        entry = registry.tag_table().get(words[0])
-        if entry is None:
-            return None
-        kind, base = entry.target.kind, entry.target.config
+    head = _head(registry, words[0])
+    if head is None:
+        return None
+    kind, base = head
     words_of = registry.build_state.option_words  # word -> (name, value), for the kind's own plain attributes
     known = words_of.get(kind.name)
     if known is None:
@@ -289,18 +295,15 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
         compiler = None if compiler_name is None else registry.compiler_table().get((kind.name, compiler_name))
         if compiler_name is not None and compiler is None:
             return None
-        own = compiler._table if compiler is not None else {}
         for name, value in later:
-            attr = table.get(name) or own.get(name)
+            attr = attr_of(kind, compiler, name)
             converted = _DECLINED if attr is None else _word_value(attr, value, nested)
             if converted is _DECLINED:
                 return None
             given[name] = converted
     if len(given) < len(words) - 1:
         return None  # an option given twice
-    if not base:
-        return finish(registry, kind, given, text, depth, checked=True)
-    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
+    return _finish_given(registry, kind, base, given, text, depth)
 
 
 _DECLINED = object()
@@ -330,13 +333,10 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
             f"target {_short(text)!r} starts with an option; it must start with a kind or tag "
             f"(kinds: {', '.join(sorted(kinds))})" + pointer(text, head.start, head.end)
         )
-    kind = kinds.get(head.text)
-    base: dict[str, Any] = {}
-    if kind is None:
-        entry = registry.tag_table().get(head.text)
-        if entry is None:
-            raise _unknown_head(registry, head.text, text, head.start, head.end)
-        kind, base = entry.target.kind, dict(entry.target.config)
+    found = _head(registry, head.text)
+    if found is None:
+        raise _unknown_head(registry, head.text, text, head.start, head.end)
+    kind, base = found
     compilers = registry.compiler_table()
 
     def is_flag(key: str) -> bool:
@@ -347,7 +347,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
 
     options = split_options(text, tokens[1:], is_flag)
     compiler_opt = next((o for o in options if o.key == "compiler"), None)
-    compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else base.get("compiler")
+    compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else (base or {}).get("compiler")
     compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
     given: dict[str, Any] = {}
     nested = nested_context(registry, depth)
@@ -358,9 +358,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
                 f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(attr, opt, text, nested)
-    if not base:
-        return finish(registry, kind, given, text, depth, checked=True)
-    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
+    return _finish_given(registry, kind, base, given, text, depth)
 
 
 def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
@@ -393,9 +391,7 @@ def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: O
 def _attr(
     registry: Registry, kind: TargetKind, compiler: Compiler | None, key: str, text: Any, opt: Option | None
 ) -> Attr:
-    attr = kind.table.get(key)
-    if attr is None and compiler is not None:
-        attr = compiler.table.get(key)
+    attr = attr_of(kind, compiler, key)
     if attr is not None:
         return attr
     owners = [n for n, c in registry.compilers(kind.name).items() if key in c.table]
@@ -418,7 +414,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     text: Any = source if source is not None else data  # shown by error messages only
     kinds = registry.kind_table()
     kind_name = data.get("kind")
-    base: dict[str, Any] | None = None
+    base: Mapping[str, Any] | None = None
     if kind_name is None:
         tags = registry.tag_table()
         tag_name = data.get("tag")
@@ -429,7 +425,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             raise UnknownTagError(
                 f"target {_short(text)!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}"
             )
-        kind, base = entry.target.kind, dict(entry.target.config)
+        kind, base = entry.target.kind, entry.target.config
     else:
         found = kinds.get(kind_name) if isinstance(kind_name, str) else None
         if found is None:
@@ -462,14 +458,21 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             raise AttributeValueError(f"target {_short(text)!r}: {key!r} {exc}") from None
         except TargetError as exc:
             raise type(exc)(f"target {_short(text)!r}: in {key!r}: {exc}") from None
-    if base is None:
+    return _finish_given(registry, kind, base, given, text, depth)
+
+
+def _finish_given(
+    registry: Registry, kind: TargetKind, base: Mapping[str, Any] | None, given: dict[str, Any], text: Any, depth: int
+) -> Target:
+    """The one tail of every reader: ``given`` (checked, of ``kind``) over a tag's ``base`` config, finished.
+
+    Names and values the reader checked need no second check, unless they change a
+    tag's compiler (whose attributes the tag's config may hold).
+    """
+    if not base:
         return finish(registry, kind, given, text, depth, checked=True)
-    return finish(registry, kind, {**base, **given}, text, depth, checked=_keeps_compiler(base, given))
-
-
-def _keeps_compiler(base: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
-    """Whether overrides of a tag leave its compiler as it is (so its attributes stay valid)."""
-    return "compiler" not in given or given["compiler"] == base.get("compiler")
+    keeps_compiler = "compiler" not in given or given["compiler"] == base.get("compiler")
+    return finish(registry, kind, {**base, **given}, text, depth, checked=keeps_compiler)
 
 
 def _run(
@@ -654,11 +657,8 @@ def _check_names(
     registry: Registry, kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
 ) -> None:
     """Refuse attribute names that neither the kind nor the compiler declares."""
-    table = kind._table
-    own = compiler._table if compiler is not None else {}
     for key in attrs:
-        if key not in table and key not in own:
-            _attr(registry, kind, compiler, key, text, None)
+        _attr(registry, kind, compiler, key, text, None)
 
 
 class _Shape(NamedTuple):
@@ -721,7 +721,7 @@ def _checked_changes(
     for key, value in returned.items():
         if full.get(key, _MISSING) == value:
             continue
-        attr = kind.table.get(key) or (compiler.table.get(key) if compiler else None)
+        attr = attr_of(kind, compiler, key)
         if attr is None:
             raise PluginError(f"{_parser_name(registry, kind, '')} set the undeclared attribute {key!r}")
         try:

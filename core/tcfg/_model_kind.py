@@ -14,7 +14,7 @@ from tcfg._model_schema import Attr, String, StringList, TargetValue, attr_table
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
 
-__all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "TargetKind", "Parser"]
+__all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "Parser", "TargetKind", "attr_of"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -172,3 +172,11 @@ def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
     object.__setattr__(owner, "_table", table)
     object.__setattr__(owner, "_defaults", defaults)
     object.__setattr__(owner, "_rank", {name: i for i, name in enumerate(table)})
+
+
+def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | None:
+    """The attribute ``name`` of a target: the kind's, else its BYOC compiler's, else None."""
+    attr = kind._table.get(name)
+    if attr is None and compiler is not None:
+        attr = compiler._table.get(name)
+    return attr

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from tcfg._base_features import Features, FeatureValue
 from tcfg._base_wiring import default_registry
+from tcfg._model_kind import attr_of
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -163,10 +164,8 @@ class Target:
     # -- printing --------------------------------------------------------------------
 
     def _attr_type(self, name: str) -> Any:
-        attr = self._kind.table.get(name)
-        if attr is None and self._compiler is not None:
-            attr = self._compiler.table[name]
-        assert attr is not None
+        attr = attr_of(self._kind, self._compiler, name)
+        assert attr is not None  # the builder checked every configured name
         return attr.type
 
     def __str__(self) -> str:
