@@ -1,19 +1,29 @@
 #!/usr/bin/env python3
-"""Generate the aarch64 plugin's CPU and extension tables from a real clang.
+"""Generate the aarch64 plugin's CPU and extension tables from a real clang and LLVM backend.
 
-Every fact comes from running the named clang (default ``clang-22``, LLVM 22, the
-same major version that llvmlite 0.50 bundles) on an empty C file:
+Every fact comes from running the named tools (default ``clang-22`` and ``opt-22``, LLVM
+22, the same major version that llvmlite 0.50 bundles):
 
-* ``-S -emit-llvm`` and its ``"target-cpu"``/``"target-features"`` attributes give
-  each CPU's and each architecture version's LLVM features, what ``-march=...+ext``
-  adds and what ``+noext`` removes (LLVM's feature graph, as its TargetParser applies it);
-* ``--print-supported-cpus`` and ``--print-supported-extensions`` give the names;
+* clang ``-S -emit-llvm`` on an empty C file and its ``"target-cpu"``/``"target-features"``
+  attributes give what clang hands the backend for each CPU, architecture version and
+  ``-march=...+ext``/``+noext`` (the frontend's view);
+* ``--print-supported-cpus``/``--print-supported-extensions`` (and, for 32-bit Arm, the
+  extension names of the installed ``ARMTargetParser.def``) give the names;
 * ``-cc1 -target-feature +help`` gives every LLVM backend feature (valid ``-mattr`` names);
+* the backend's own feature sets come from LLVM's subtarget itself: ``opt -passes=inline``
+  inlines a callee into a caller only when the callee's subtarget features are a subset of
+  the caller's, so a caller with a (CPU, feature string) and one callee per LLVM feature
+  ``F`` (same CPU, same string plus ``+F``) tells which features that subtarget has; this
+  is how llc builds its subtarget from ``-mcpu``/``-mattr`` (same library, same code).
+  It gives what each LLVM feature implies (SubtargetFeature implication) and each CPU's
+  *backend* definition, which can have fewer features than clang's CPU table.
+  What clang's strings mean to the backend then follows by LLVM's own rule, applied here
+  in Python: ``+F`` sets F and what it implies, ``-F`` clears F and what implies it;
 * ``-###`` gives the triple clang picks for a 32-bit Arm CPU, and ``-S`` (assembly)
   the ``.fpu`` directive LLVM's Arm assembly printer writes for a set of FP features.
 
-Usage: ``python scripts/generate_data.py [--clang clang-22] [--out DIR]``. The output
-holds no date, so regenerating with the same clang gives byte-identical files.
+Usage: ``python scripts/generate_data.py [--clang clang-22] [--opt opt-22] [--out DIR]``.
+The output holds no date, so regenerating with the same tools gives byte-identical files.
 """
 
 from __future__ import annotations
@@ -22,10 +32,10 @@ import argparse
 import json
 import re
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 A64_TRIPLE = "aarch64-linux-gnu"
 ARM_TRIPLE = "arm-none-eabihf"
@@ -74,9 +84,20 @@ FPU_NAMES = (
     "neon-fp-armv8",
     "crypto-neon-fp-armv8",
 )
-FP_FEATURE = re.compile(r"^(vfp\w*|fp-armv8\w*|fp64|d32|fp16|fullfp16|fpregs|neon)$")
-ARCH_FLAG = re.compile(r"^(v\d+(\.\d+)?[ar]|armv.*)$")
+FP_FEATURE = re.compile(r"^(vfp\w*|fp-armv8\w*|fp64|d32|fp16|fullfp16|fpregs\w*|neon|crypto|aes|sha2)$")
+#: Modes, not hardware: never part of a target's feature set. ``execute-only`` is also
+#: the one AArch64 feature the inliner compares inverted, so the probe cannot read it.
+MODES = frozenset({"fmv", "soft-float", "thumb-mode", "execute-only", "noarm"})
 _ATTR = re.compile(r'"target-(cpu|features)"="([^"]*)"')
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+Fs = tuple[str, ...]  # an LLVM feature string as items: ("+neon", "-sve")
+
+
+def _pmap(fn: Callable[[_T], _R], items: Iterable[_T]) -> list[_R]:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(fn, items))
 
 
 class Clang:
@@ -96,8 +117,8 @@ class Clang:
             raise RuntimeError(f"{self.exe} {' '.join(args)} failed: {proc.stderr.strip()}")
         return proc.stdout + proc.stderr
 
-    def features(self, args: Sequence[str]) -> tuple[str, frozenset[str]] | None:
-        """(target-cpu, positive target-features) of an empty function, or None if refused."""
+    def attrs(self, args: Sequence[str]) -> tuple[str, Fs] | None:
+        """(target-cpu, target-features items in order) of an empty function, or None if refused."""
         proc = subprocess.run(
             [self.exe, *args, "-Werror", "-x", "c", "-S", "-emit-llvm", "-o", "-", "-"],
             input="void f(void) {}\n",
@@ -108,11 +129,10 @@ class Clang:
         if proc.returncode != 0:
             return None
         found = dict(_ATTR.findall(proc.stdout))
-        feats = frozenset(f[1:] for f in found.get("features", "").split(",") if f.startswith("+"))
-        return found.get("cpu", "generic"), feats
+        return found.get("cpu", "generic"), tuple(filter(None, found.get("features", "").split(",")))
 
-    def must(self, args: Sequence[str]) -> tuple[str, frozenset[str]]:
-        got = self.features(args)
+    def must(self, args: Sequence[str]) -> tuple[str, Fs]:
+        got = self.attrs(args)
         if got is None:
             raise RuntimeError(f"{self.exe} refused {' '.join(args)}")
         return got
@@ -146,13 +166,106 @@ class Clang:
         section = out.split("Available features for this target:", 1)[1]
         return dict(re.findall(r"^  (\S+)\s+- (.*?)\.?$", section, re.M))
 
+    def arm_extension_names(self) -> list[str]:
+        """The -march extension names of LLVM's ARMTargetParser.def (installed with clang's LLVM)."""
+        prefix = self.run(["-print-resource-dir"]).strip().split("/lib/clang/")[0]
+        text = Path(prefix, "include/llvm/TargetParser/ARMTargetParser.def").read_text()
+        names = re.findall(r'^ARM_ARCH_EXT_NAME\("([^"]+)"', text, re.M)
+        return [n for n in names if n not in ("invalid", "none")]
 
-def _pmap(fn: Any, items: Iterable[Any]) -> list[Any]:
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(fn, items))
+
+class Backend:
+    """LLVM's subtarget feature sets, read through the inliner's feature-subset rule (``opt``)."""
+
+    def __init__(self, exe: str, universe: dict[str, Sequence[str]]) -> None:
+        self.exe = exe
+        self.universe = universe  # triple family -> the features to probe
+
+    def sets(self, triple: str, configs: Sequence[tuple[str, Fs]], family: str) -> list[frozenset[str]]:
+        """For each (CPU, feature string): the LLVM features its subtarget has, of ``universe[family]``."""
+        probe = list(self.universe[family])
+        per = max(1, 1200 // max(1, len(probe)))  # each callee is a subtarget: keep opt's memory small
+        out: list[frozenset[str]] = []
+        for at in range(0, len(configs), per):
+            out += self._batch(triple, configs[at : at + per], probe)
+        return out
+
+    def _batch(self, triple: str, configs: Sequence[tuple[str, Fs]], probe: list[str]) -> list[frozenset[str]]:
+        lines: list[str] = []
+        attr = 0
+        for k, (cpu, fs) in enumerate(configs):
+            base = ",".join(fs)
+            lines.append(f"define void @c{k}() #{attr} {{")
+            lines += [f"  call void @p{k}_{i}()" for i in range(len(probe))]
+            lines.append("  ret void\n}")
+            lines.append(f'attributes #{attr} = {{ "target-cpu"="{cpu}" "target-features"="{base}" }}')
+            attr += 1
+            for i, feat in enumerate(probe):
+                callee = f"{base},+{feat}" if base else f"+{feat}"
+                lines.append(f"define internal void @p{k}_{i}() #{attr} {{\n  ret void\n}}")
+                lines.append(f'attributes #{attr} = {{ "target-cpu"="{cpu}" "target-features"="{callee}" }}')
+                attr += 1
+        proc = subprocess.run(
+            [self.exe, f"-mtriple={triple}", "-passes=inline", "-S", "-o", "-", "-"],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0 or "not a recognized feature" in proc.stderr:
+            if len(configs) > 1:
+                return [got for c in configs for got in self._batch(triple, [c], probe)]
+            raise RuntimeError(f"{self.exe} on {triple} {configs[0]}: {proc.stderr.strip()[:2000]}")
+        kept: dict[int, set[int]] = {}
+        for k, i in re.findall(r"call void @p(\d+)_(\d+)\(\)", proc.stdout):
+            kept.setdefault(int(k), set()).add(int(i))
+        return [frozenset(f for i, f in enumerate(probe) if i not in kept.get(k, set())) for k in range(len(configs))]
 
 
-def _arch_version(features: frozenset[str]) -> tuple[str, str]:
+class Graph:
+    """LLVM's SubtargetFeature implication, and its rule for applying a feature string."""
+
+    def __init__(self, implies: dict[str, frozenset[str]]) -> None:
+        self.implies = implies
+        self.implied_by: dict[str, set[str]] = {}
+        for feat, closure in implies.items():
+            for other in closure:
+                self.implied_by.setdefault(other, set()).add(feat)
+
+    def apply(self, start: Iterable[str], items: Iterable[str]) -> frozenset[str]:
+        """MCSubtargetInfo's ApplyFeatureFlag over ``items``: ``+F`` sets F and what it implies,
+        ``-F`` clears F and every feature that implies it."""
+        bits = set(start)
+        for item in items:
+            feat = item[1:]
+            if feat not in self.implies:
+                continue  # a mode or unknown name: not part of the hardware view
+            if item[0] == "+":
+                bits |= {feat} | self.implies[feat]
+            else:
+                bits -= {feat} | self.implied_by.get(feat, set())
+        return frozenset(bits)
+
+
+def _implications(
+    backend: Backend, triple: str, family: str, zero_cpu: str, seeds: Iterable[str]
+) -> dict[str, frozenset[str]]:
+    """What each LLVM feature reachable from ``seeds`` implies (transitively), from an empty start."""
+    base = backend.sets(triple, [(zero_cpu, ())], family)[0]
+    clear = tuple(f"-{f}" for f in sorted(base))
+    residue = backend.sets(triple, [(zero_cpu, clear)], family)[0]
+    known = set(backend.universe[family])
+    implies: dict[str, frozenset[str]] = {}
+    todo = sorted(set(seeds) & known)
+    while todo:
+        got = backend.sets(triple, [(zero_cpu, (*clear, f"+{f}")) for f in todo], family)
+        for feat, found in zip(todo, got, strict=True):
+            implies[feat] = frozenset(found - residue - {feat})
+        todo = sorted({g for f in todo for g in implies[f]} - set(implies))
+    return implies
+
+
+def _version_of(features: Iterable[str]) -> tuple[str, str]:
     """(version, profile) from the arch flags (v8.2a, v9a, v8r) in a feature set."""
     best = (0, 0)
     profile = "a"
@@ -164,55 +277,114 @@ def _arch_version(features: frozenset[str]) -> tuple[str, str]:
     return f"{best[0]}.{best[1]}", profile
 
 
-def _graph(ext_adds: dict[str, list[str]], ext_removes: dict[str, list[str]]) -> dict[str, Any]:
-    """For each LLVM feature an extension owns: what it requires and what depends on it."""
-    graph: dict[str, Any] = {}
-    owners: dict[str, str] = {}
-    for name, adds in sorted(ext_adds.items(), key=lambda kv: (len(kv[1]), kv[0])):
-        for feat in adds:
-            owners.setdefault(feat, name)
-    for feat, owner in sorted(owners.items()):
-        removes = ext_removes.get(owner, [])
-        graph[feat] = {
-            "extension": owner,
-            "requires": sorted(set(ext_adds[owner]) - {feat}),
-            "dependents": sorted(set(removes) - {feat}) if feat in removes else [],
-        }
-    return graph
+def _positive(items: Fs) -> set[str]:
+    return {i[1:] for i in items if i[0] == "+"}
 
 
-def aarch64_data(clang: Clang) -> dict[str, Any]:
+def _hardware(graph: Graph, seen: Iterable[Fs]) -> frozenset[str]:
+    """Every feature some clang string enables, and what those imply, less the modes."""
+    names: set[str] = set()
+    for items in seen:
+        for feat in _positive(items):
+            if feat in graph.implies:
+                names |= {feat} | graph.implies[feat]
+    return frozenset(names - MODES)
+
+
+def _hw_items(items: Fs, hw: frozenset[str]) -> list[str]:
+    """The items of a clang feature string that name hardware features, in clang's order."""
+    return [i for i in items if i[1:] in hw]
+
+
+def _removal(graph: Graph, items: Fs) -> set[str]:
+    """What the ``-F`` items of a clang string clear: each F and what implies it."""
+    out: set[str] = set()
+    for item in items:
+        if item[0] == "-" and item[1:] in graph.implies:
+            out |= {item[1:]} | graph.implied_by.get(item[1:], set())
+    return out
+
+
+def aarch64_data(clang: Clang, opt: str) -> dict[str, Any]:
     t = f"--target={A64_TRIPLE}"
-    backend = clang.backend_features(A64_TRIPLE)
-    names = clang.cpus(A64_TRIPLE)
-    cpus: dict[str, Any] = {}
-    for name, (canon, feats) in zip(names, _pmap(lambda c: clang.must([t, f"-mcpu={c}"]), names), strict=True):
-        version, profile = _arch_version(feats)
-        cpus[name] = {"llvm_cpu": canon, "arch_version": version, "profile": profile, "features": sorted(feats)}
-    arches: dict[str, Any] = {}
+    backend_names = clang.backend_features(A64_TRIPLE)
+    backend = Backend(opt, {"aarch64": sorted(set(backend_names) - MODES)})
+    names = ["generic", *clang.cpus(A64_TRIPLE)]
+    cpu_fs = dict(zip(names, _pmap(lambda c: clang.must([t, f"-mcpu={c}"]), names), strict=True))
+    llc = dict(zip(names, backend.sets(A64_TRIPLE, [(c, ()) for c in names], "aarch64"), strict=True))
+    arch_fs: dict[str, tuple[str, Fs]] = {}
     for ver in A64_ARCHES:
         major, minor = ver.split(".")
         march = f"armv{major}-a" if minor == "0" else f"armv{ver}-a"
-        got = clang.features([t, f"-march={march}"])
+        got = clang.attrs([t, f"-march={march}"])
         if got is not None:
-            arches[ver] = {"march": march, "features": sorted(got[1])}
+            arch_fs[ver] = (march, got[1])
     exts = clang.extensions(A64_TRIPLE)
-    base = clang.must([t, "-march=armv8-a+nofp"])[1]
-    adds_raw = _pmap(lambda e: clang.features([t, f"-march=armv8-a+nofp+{e}"]), exts)
-    ext_adds = {e: sorted(got[1] - base) for e, got in zip(exts, adds_raw, strict=True) if got is not None}
-    top = arches[max(arches, key=lambda v: tuple(map(int, v.split("."))))]["march"]
-    usable = [e for e in ext_adds if clang.features([t, f"-march={top}+{e}"]) is not None]
+    base_fs = clang.must([t, "-march=armv8-a+nofp"])[1]
+    add_fs = dict(zip(exts, _pmap(lambda e: clang.attrs([t, f"-march=armv8-a+nofp+{e}"]), exts), strict=True))
+    top = arch_fs[max(arch_fs, key=lambda v: tuple(map(int, v.split("."))))][0]
+    usable = [e for e in exts if add_fs[e] is not None and clang.attrs([t, f"-march={top}+{e}"]) is not None]
     maximal = f"-march={top}+" + "+".join(usable)
-    full = clang.must([t, maximal])[1]
-    rem_raw = _pmap(lambda e: clang.features([t, f"{maximal}+no{e}"]), usable)
-    ext_removes = {e: sorted(full - got[1]) for e, got in zip(usable, rem_raw, strict=True) if got is not None}
-    extensions = {e: {"doc": exts[e], "adds": ext_adds[e], "removes": ext_removes.get(e, [])} for e in sorted(ext_adds)}
+    full_fs = clang.must([t, maximal])[1]
+    rem_fs = dict(zip(usable, _pmap(lambda e: clang.attrs([t, f"{maximal}+no{e}"]), usable), strict=True))
+    pairs = [(v, e) for v in arch_fs for e in usable]
+    ver_add = dict(
+        zip(pairs, _pmap(lambda p: clang.attrs([t, f"-march={arch_fs[p[0]][0]}+{p[1]}"]), pairs), strict=True)
+    )
+
+    seen = [fs for _, fs in cpu_fs.values()] + [fs for _, fs in arch_fs.values()] + [full_fs]
+    seen += [g[1] for g in add_fs.values() if g is not None]
+    seeds = {f for fs in seen for f in _positive(fs)}
+    graph = Graph(_implications(backend, A64_TRIPLE, "aarch64", "generic", seeds))
+    hw = _hardware(graph, seen)
+
+    def closed(cpu: str, items: Fs) -> frozenset[str]:
+        return graph.apply(llc[cpu] & hw, items) & hw
+
+    cpus: dict[str, Any] = {}
+    for name, (canon, fs) in cpu_fs.items():
+        feats = closed(name, fs)
+        version, profile = _version_of(feats)
+        cpus[name] = {
+            "llvm_cpu": canon,
+            "arch_version": version,
+            "profile": profile,
+            "features": sorted(feats),
+            "llc_features": sorted(llc[name] & hw),
+            "clang": _hw_items(fs, hw),
+        }
+    arches = {
+        v: {"march": m, "features": sorted(closed("generic", fs)), "clang": _hw_items(fs, hw)}
+        for v, (m, fs) in arch_fs.items()
+    }
+    base = closed("generic", base_fs)
+    full = closed("generic", full_fs)
+    extensions: dict[str, Any] = {}
+    for ext in sorted(e for e in exts if add_fs[e] is not None):
+        got = add_fs[ext]
+        assert got is not None
+        adds = closed("generic", got[1]) - base
+        entry: dict[str, Any] = {"doc": exts[ext], "adds": sorted(adds), "removes": []}
+        rem = rem_fs.get(ext)
+        if rem is not None:
+            entry["removes"] = sorted((full - closed("generic", rem[1])) | (_removal(graph, rem[1]) & hw))
+        extra: dict[str, list[str]] = {}
+        for ver, (_m, fs) in arch_fs.items():
+            plus = ver_add.get((ver, ext))
+            if plus is not None:
+                more = closed("generic", plus[1]) - closed("generic", fs) - adds
+                if more:
+                    extra[ver] = sorted(more)
+        if extra:
+            entry["version_adds"] = extra
+        extensions[ext] = entry
     return {
-        "llvm_features": backend,
+        "llvm_features": backend_names,
+        "hardware": sorted(hw),
+        "implies": {f: sorted(graph.implies[f] & hw) for f in sorted(hw) if graph.implies[f] & hw},
         "cpus": cpus,
         "arches": arches,
         "extensions": extensions,
-        "graph": _graph(ext_adds, ext_removes),
     }
 
 
@@ -227,95 +399,156 @@ def _profile(arch: str) -> str:
     return "r" if arch.endswith("-r") else "a"
 
 
-def arm_data(clang: Clang) -> dict[str, Any]:
+def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
     t = f"--target={ARM_TRIPLE}"
-    backend = clang.backend_features("armv7-none-eabihf")
+    backend_names = clang.backend_features("armv7-none-eabihf")
+    backend = Backend(opt, {"arm": sorted(set(backend_names) - MODES)})
     names = clang.cpus("arm-none-eabi")
 
     def one(cpu: str) -> dict[str, Any]:
         soft = clang.must([t, f"-mcpu={cpu}", "-mfloat-abi=soft"])[1]
         # clang refuses a hard-float ABI for CPUs without FP registers: their
         # features are the soft-float ones.
-        got = clang.features([t, f"-mcpu={cpu}", "-mfloat-abi=hard"])
-        hard = soft - {"soft-float"} if got is None else got[1]
-        arch = sorted(f for f in hard if f.startswith("armv"))
+        got = clang.attrs([t, f"-mcpu={cpu}", "-mfloat-abi=hard"])
         triple = clang.cc1_triple(["--target=arm-none-eabi", f"-mcpu={cpu}"]).split("-", 1)[0]
         return {
-            "arch": arch[0] if arch else "unknown",
-            "profile": _profile(arch[0]) if arch else "a",
+            "hard": got[1] if got is not None else tuple(i for i in soft if i != "+soft-float"),
+            "soft": soft,
             "triple_arch": triple,
             "fpu": "none" if got is None else _fpu_of(clang, [t, f"-mcpu={cpu}", "-mfloat-abi=hard"]),
-            "features": sorted(hard),
-            "soft_features": sorted(soft),
         }
 
-    cpus = dict(zip(names, _pmap(one, names), strict=True))
-    # What clang drops under -mfloat-abi=soft differs per CPU (it keeps NEON for some
-    # Armv9 cores): record it per CPU, and per profile the union, for added features.
-    drops: dict[str, set[str]] = {}
-    for cpu in cpus.values():
-        cpu["soft_drops"] = sorted(set(cpu["features"]) - set(cpu.pop("soft_features")))
-        drops.setdefault(cpu["profile"], set()).update(cpu["soft_drops"])
-    exts = clang.extensions("arm-none-eabi")
-    bases = {"m": "armv8.1-m.main", "a": "armv8.6-a", "r": "armv8-r"}
+    raw = dict(zip(names, _pmap(one, names), strict=True))
+    llc_sets = backend.sets(
+        "armv7a-none-eabihf", [(c, ()) for c in names if raw[c]["triple_arch"].startswith("arm")], "arm"
+    )
+    llc = dict(zip([c for c in names if raw[c]["triple_arch"].startswith("arm")], llc_sets, strict=True))
+    # The backend CPU definition alone (the triple's architecture does not add to a named CPU's).
+    for c in names:
+        if c not in llc:
+            llc[c] = backend.sets(f"{raw[c]['triple_arch']}-none-eabihf", [(c, ())], "arm")[0]
     abi = "-mfloat-abi=softfp"
-    extensions: dict[str, Any] = {}
-    for profile, march in bases.items():
-        # softfp: FP features without requiring FP registers; clang lets "+nofp" win
-        # over later extensions' implications on Arm, so the base is the plain arch.
-        base = clang.must([t, f"-march={march}", abi])[1]
-        adds_raw = _pmap(lambda e, m=march: clang.features([t, f"-march={m}+{e}", abi]), exts)
-        adds = {e: sorted(g[1] - base) for e, g in zip(exts, adds_raw, strict=True) if g is not None}
-        usable = [e for e in adds if adds[e]]
-        maximal = f"-march={march}+" + "+".join(usable)
-        full = clang.must([t, maximal, abi])[1]
-        rem_raw = _pmap(lambda e, mx=maximal: clang.features([t, f"{mx}+no{e}", abi]), list(exts))
-        removes = {e: sorted(full - g[1]) for e, g in zip(exts, rem_raw, strict=True) if g is not None}
-        extensions[profile] = {
-            "base": march,
-            "table": {e: {"doc": exts[e], "adds": adds[e], "removes": removes.get(e, [])} for e in sorted(adds)},
-            "graph": _graph(adds, removes),
-            "base_features": sorted(base),
-        }
-    arches: dict[str, Any] = {}
+    arch_fs: dict[str, tuple[str, Fs]] = {}
     for arch in ARM_ARCHES:
-        got = clang.features([t, f"-march={arch}", "-mfloat-abi=softfp"])
+        got = clang.attrs([t, f"-march={arch}", abi])
         if got is not None:
             triple = clang.cc1_triple(["--target=arm-none-eabi", f"-march={arch}"]).split("-", 1)[0]
-            arches[arch] = {"profile": _profile(arch), "triple_arch": triple, "features": sorted(got[1])}
+            arch_fs[arch] = (triple, got[1])
+    ext_names = clang.arm_extension_names()
+    docs = clang.extensions("arm-none-eabi")
+    pairs = [(a, m) for a in arch_fs for e in ext_names for m in (e, f"no{e}")]
+    mod_fs = dict(zip(pairs, _pmap(lambda p: clang.attrs([t, f"-march={p[0]}+{p[1]}", abi]), pairs), strict=True))
+
+    # What +noext removes is measured from the architecture with every extension it
+    # takes turned on (clang negates more than was ever on, so its "-" items overstate it).
+    def maximal(arch: str) -> str:
+        mods = ""
+        for ext in ext_names:
+            if mod_fs[(arch, ext)] is not None and clang.attrs([t, f"-march={arch}{mods}+{ext}", abi]) is not None:
+                mods += f"+{ext}"
+        return f"-march={arch}{mods}"
+
+    tops = dict(zip(arch_fs, _pmap(maximal, list(arch_fs)), strict=True))
+    top_fs = {a: clang.must([t, m, abi])[1] for a, m in tops.items()}
+    rem_pairs = [(a, e) for a in arch_fs for e in ext_names if mod_fs[(a, f"no{e}")] is not None]
+    rem_fs = dict(
+        zip(rem_pairs, _pmap(lambda p: clang.attrs([t, f"{tops[p[0]]}+no{p[1]}", abi]), rem_pairs), strict=True)
+    )
+    seen = [r["hard"] for r in raw.values()] + [fs for _, fs in arch_fs.values()]
+    seen += [g[1] for g in mod_fs.values() if g is not None] + list(top_fs.values())
+    seeds = {f for fs in seen for f in _positive(fs)}
+    graph = Graph(_implications(backend, "thumbv7-none-eabi", "arm", "generic", seeds))
+    hw = _hardware(graph, seen)
+
+    # A named CPU's features do not depend on the triple's architecture; -march's start
+    # from the generic CPU of the architecture's own triple, as clang's do.
+    def closed(start: frozenset[str], items: Fs) -> frozenset[str]:
+        return graph.apply(start & hw, items) & hw
+
+    generic_llc = {a: backend.sets(f"{tr}-none-eabi", [("generic", ())], "arm")[0] for a, (tr, _fs) in arch_fs.items()}
+    cpus: dict[str, Any] = {}
+    drops: dict[str, set[str]] = {}
+    for name, r in raw.items():
+        hard = closed(llc[name], r["hard"])
+        soft = closed(llc[name], r["soft"])
+        flags = sorted(f for f in hard if f.startswith("armv"))
+        profile = _profile(flags[0]) if flags else "a"
+        cpus[name] = {
+            "arch": flags[0] if flags else "unknown",
+            "profile": profile,
+            "triple_arch": r["triple_arch"],
+            "fpu": r["fpu"],
+            "features": sorted(hard),
+            "llc_features": sorted(llc[name] & hw),
+            "clang": _hw_items(r["hard"], hw),
+            "soft_drops": sorted(hard - soft),
+        }
+        drops.setdefault(profile, set()).update(hard - soft)
+    arches: dict[str, Any] = {}
+    for arch, (triple, fs) in arch_fs.items():
+        feats = closed(generic_llc[arch], fs)
+        table: dict[str, Any] = {}
+        for ext in ext_names:
+            plus, minus = mod_fs[(arch, ext)], mod_fs[(arch, f"no{ext}")]
+            if plus is None and minus is None:
+                continue
+            entry: dict[str, Any] = {}
+            if plus is not None:
+                entry["adds"] = sorted(closed(generic_llc[arch], plus[1]) - feats)
+            if minus is not None:
+                after = closed(generic_llc[arch], minus[1])
+                full = closed(generic_llc[arch], top_fs[arch])
+                top_after = rem_fs.get((arch, ext))
+                gone = full - closed(generic_llc[arch], top_after[1]) if top_after is not None else set()
+                entry["removes"] = sorted((feats - after) | gone)
+                entry["no_adds"] = sorted(after - feats)
+            table[ext] = entry
+        arches[arch] = {
+            "profile": _profile(arch),
+            "triple_arch": triple,
+            "features": sorted(feats),
+            "llc_features": sorted(generic_llc[arch] & hw),
+            "clang": _hw_items(fs, hw),
+            "extensions": table,
+        }
     fpus: dict[str, str] = {}
-    for cpu in cpus.values():
-        fpus.setdefault(",".join(f for f in cpu["features"] if FP_FEATURE.match(f)), cpu["fpu"])
+    for name, cpu in cpus.items():
+        fpus.setdefault(",".join(f for f in cpu["features"] if FP_FEATURE.match(f)), raw[name]["fpu"])
     for fpu in FPU_NAMES:
         for march in ("armv7-a", "armv8.1-m.main"):
             args = [t, f"-march={march}", f"-mfpu={fpu}", "-mfloat-abi=hard"]
-            got = clang.features(args)
+            got = clang.attrs(args)
             if got is not None:
-                fpus.setdefault(",".join(sorted(f for f in got[1] if FP_FEATURE.match(f))), _fpu_of(clang, args))
+                feats = closed(generic_llc[march], got[1])
+                fpus.setdefault(",".join(sorted(f for f in feats if FP_FEATURE.match(f))), _fpu_of(clang, args))
     return {
-        "llvm_features": backend,
+        "llvm_features": backend_names,
+        "hardware": sorted(hw),
+        "implies": {f: sorted(graph.implies[f] & hw) for f in sorted(hw) if graph.implies[f] & hw},
         "cpus": cpus,
         "arches": arches,
-        "extensions": extensions,
+        "extension_docs": {e: docs.get(e, "") for e in ext_names},
         "soft_float_drops": {p: sorted(d) for p, d in sorted(drops.items())},
         "fpus": dict(sorted(fpus.items())),
     }
 
 
-def generate(exe: str) -> dict[str, dict[str, Any]]:
+def generate(exe: str, opt: str = "opt-22") -> dict[str, dict[str, Any]]:
     """The data files' contents, by file name."""
     clang = Clang(exe)
     source = {
         "tool": exe,
+        "backend_tool": opt,
         "tool_version": clang.version,
         "llvm_major": clang.llvm_major,
         "method": "clang -S -emit-llvm target-features; --print-supported-cpus/extensions; "
-        "-cc1 -target-feature +help; -### triple; .fpu of -S assembly",
+        "-cc1 -target-feature +help; backend subtarget features by opt -passes=inline; "
+        "-### triple; .fpu of -S assembly",
         "generator": "plugins/aarch64/scripts/generate_data.py",
     }
     return {
-        "aarch64.json": {"source": source, **aarch64_data(clang)},
-        "arm.json": {"source": source, **arm_data(clang)},
+        "aarch64.json": {"source": source, **aarch64_data(clang, opt)},
+        "arm.json": {"source": source, **arm_data(clang, opt)},
     }
 
 
@@ -325,11 +558,12 @@ def dump(data: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--clang", default="clang-22")
+    parser.add_argument("--opt", default="opt-22")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data")
     args = parser.parse_args()
-    for name, data in generate(args.clang).items():
+    for name, data in generate(args.clang, args.opt).items():
         (args.out / name).write_text(dump(data))
         print(f"wrote {args.out / name}")
 

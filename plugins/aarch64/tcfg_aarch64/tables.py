@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["ArchTable", "CpuEntry", "Family", "aarch64", "arm", "cpuinfo_table", "load", "tag_table"]
+__all__ = ["ArchTable", "CpuEntry", "Ext", "Family", "aarch64", "arm", "cpuinfo_table", "load", "tag_table"]
 
 _ARCH_FLAG = re.compile(r"v\d")
 _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
@@ -27,7 +27,12 @@ def load(name: str) -> Any:
 
 @dataclass(frozen=True)
 class CpuEntry:
-    """One CPU as LLVM defines it: default features, architecture and (Arm) ABI facts."""
+    """One CPU as LLVM defines it: features, architecture and (Arm) ABI facts.
+
+    ``features`` is what the backend has for clang's ``-mcpu`` (clang's CPU table closed
+    under LLVM's feature implication); ``llc_features`` what llc's ``-mcpu`` alone gives
+    (the backend's CPU definition, which can have fewer).
+    """
 
     name: str
     llvm_cpu: str
@@ -35,41 +40,67 @@ class CpuEntry:
     arch_version: str
     profile: str
     features: frozenset[str]
+    llc_features: frozenset[str] = frozenset()
     triple_arch: str = ""
     fpu: str = "none"
     soft_drops: frozenset[str] = frozenset()
+    #: The hardware features clang's own (frontend) table has on: ``+noext`` turns off only these.
+    clang_on: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Ext:
+    """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here)."""
+
+    adds: frozenset[str] | None
+    removes: frozenset[str] | None
+    no_adds: frozenset[str] = frozenset()
+    #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
+    version_adds: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class ArchTable:
-    """An architecture version (``-march`` name) and the LLVM features it implies."""
+    """An architecture version (``-march`` name) and the LLVM features it implies.
+
+    ``clang`` is the feature string clang's ``-march`` gives the backend (its hardware
+    items, in order), which a CPU given as well starts from. ``extensions`` is set for
+    32-bit Arm, whose ``+ext`` meaning depends on the architecture.
+    """
 
     name: str
     version: str
     profile: str
     features: frozenset[str]
     triple_arch: str = ""
+    clang: tuple[str, ...] = ()
+    llc_features: frozenset[str] = frozenset()
+    extensions: dict[str, Ext] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Family:
     """Everything the resolver needs for one family (``aarch64`` or ``arm``).
 
-    ``extensions[profile][ext]`` = (features ``+ext`` adds, features ``+noext``
-    removes), each a closure over LLVM's feature graph; ``requires``/``dependents``
-    give the same closures per LLVM feature name for ``-mattr``.
+    ``implies[f]`` is every LLVM feature ``f`` implies (transitively), ``implied_by[f]``
+    every feature that implies ``f``: LLVM's ``-mattr=+f`` sets f and ``implies[f]``,
+    ``-f`` clears f and ``implied_by[f]``. ``hardware`` are the features a target
+    reports (not tuning or modes).
     """
 
     name: str
     source: dict[str, Any]
     llvm_features: dict[str, str]
+    hardware: frozenset[str]
+    implies: dict[str, frozenset[str]]
     cpus: dict[str, CpuEntry]
     arches: dict[str, ArchTable]
-    extensions: dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]
-    requires: dict[str, dict[str, frozenset[str]]]
-    dependents: dict[str, dict[str, frozenset[str]]]
+    #: AArch64's ``+ext`` table (on 32-bit Arm each ArchTable has its own).
+    extensions: dict[str, Ext]
     soft_float_drops: dict[str, frozenset[str]]
     fpus: dict[frozenset[str], str]
+    generic: CpuEntry | None = None
+    implied_by: dict[str, frozenset[str]] = field(default_factory=dict)
     #: LLVM features that name an architecture version (``v8.2a``, ``armv7e-m``), not an extension.
     arch_flags: frozenset[str] = frozenset()
     #: Every LLVM feature that some FPU in ``fpus`` has (the FP part of a feature set).
@@ -87,11 +118,29 @@ class Family:
             if found:
                 versions[flag] = (int(found.group(1)), int(found.group(2) or 0))
         object.__setattr__(self, "flag_versions", versions)
+        implied_by: dict[str, set[str]] = {}
+        for feat, closure in self.implies.items():
+            for other in closure:
+                implied_by.setdefault(other, set()).add(feat)
+        object.__setattr__(self, "implied_by", {f: frozenset(s) for f, s in implied_by.items()})
 
 
 def _a64_version_name(version: str) -> str:
     major, minor = version.split(".")
     return f"armv{major}-a" if minor == "0" else f"armv{version}-a"
+
+
+def _on(items: list[str]) -> frozenset[str]:
+    return frozenset(i[1:] for i in items if i[0] == "+")
+
+
+def _ext(raw: dict[str, Any]) -> Ext:
+    return Ext(
+        adds=frozenset(raw["adds"]) if "adds" in raw else None,
+        removes=frozenset(raw["removes"]) if "removes" in raw else None,
+        no_adds=frozenset(raw.get("no_adds", ())),
+        version_adds={v: frozenset(f) for v, f in raw.get("version_adds", {}).items()},
+    )
 
 
 @cache
@@ -106,25 +155,28 @@ def aarch64() -> Family:
             arch_version=c["arch_version"],
             profile=c["profile"],
             features=frozenset(c["features"]),
+            llc_features=frozenset(c["llc_features"]),
+            clang_on=_on(c["clang"]),
         )
         for name, c in raw["cpus"].items()
     }
+    generic = cpus.pop("generic")
     arches = {
-        a["march"]: ArchTable(a["march"], version, "a", frozenset(a["features"]))
+        a["march"]: ArchTable(a["march"], version, "a", frozenset(a["features"]), clang=tuple(a["clang"]))
         for version, a in raw["arches"].items()
     }
-    exts = {e: (frozenset(x["adds"]), frozenset(x["removes"])) for e, x in raw["extensions"].items()}
     return Family(
         name="aarch64",
         source=raw["source"],
         llvm_features=raw["llvm_features"],
+        hardware=frozenset(raw["hardware"]),
+        implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=cpus,
         arches=arches,
-        extensions={"a": exts, "r": exts},
-        requires={"a": {f: frozenset(g["requires"]) for f, g in raw["graph"].items()}},
-        dependents={"a": {f: frozenset(g["dependents"]) for f, g in raw["graph"].items()}},
+        extensions={e: _ext(x) for e, x in raw["extensions"].items()},
         soft_float_drops={},
         fpus={},
+        generic=generic,
     )
 
 
@@ -148,33 +200,36 @@ def arm() -> Family:
             arch_version=arm_version(c["arch"]),
             profile=c["profile"],
             features=frozenset(c["features"]),
+            llc_features=frozenset(c["llc_features"]),
             triple_arch=c["triple_arch"],
             fpu=c["fpu"],
             soft_drops=frozenset(c["soft_drops"]),
+            clang_on=_on(c["clang"]),
         )
         for name, c in raw["cpus"].items()
     }
     arches = {
-        name: ArchTable(name, arm_version(name), a["profile"], frozenset(a["features"]), a["triple_arch"])
+        name: ArchTable(
+            name,
+            arm_version(name),
+            a["profile"],
+            frozenset(a["features"]),
+            a["triple_arch"],
+            clang=tuple(a["clang"]),
+            llc_features=frozenset(a["llc_features"]),
+            extensions={e: _ext(x) for e, x in a["extensions"].items()},
+        )
         for name, a in raw["arches"].items()
-    }
-    exts = {
-        p: {e: (frozenset(x["adds"]), frozenset(x["removes"])) for e, x in table["table"].items()}
-        for p, table in raw["extensions"].items()
     }
     return Family(
         name="arm",
         source=raw["source"],
         llvm_features=raw["llvm_features"],
+        hardware=frozenset(raw["hardware"]),
+        implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=cpus,
         arches=arches,
-        extensions=exts,
-        requires={
-            p: {f: frozenset(g["requires"]) for f, g in t["graph"].items()} for p, t in raw["extensions"].items()
-        },
-        dependents={
-            p: {f: frozenset(g["dependents"]) for f, g in t["graph"].items()} for p, t in raw["extensions"].items()
-        },
+        extensions={},
         soft_float_drops={p: frozenset(d) for p, d in raw["soft_float_drops"].items()},
         fpus={frozenset(k.split(",")) - {""}: v for k, v in raw["fpus"].items()},
     )
