@@ -1,14 +1,38 @@
-"""The LLVM codegen configuration of a claimed Arm target."""
+"""The LLVM codegen configuration of a claimed Arm target.
+
+clang and llc start from different feature sets for the same ``-mcpu``: clang from its
+CPU table, llc from the backend's CPU definition, which can have fewer features
+(``cortex-a7`` without NEON, ``ampere1`` without FP16FML). Each tool therefore gets its
+own ``+f``/``-f`` list, computed against its own start, and both arrive at the target's
+feature set exactly.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
 from tcfg.plugin import LLVMCodegen, Target, arch_family
 from tcfg_aarch64.parser import resolve_target
-from tcfg_aarch64.resolve import Resolved
+from tcfg_aarch64.resolve import Resolved, minimal
 
-__all__ = ["codegen_for", "is_ours"]
+__all__ = ["ArmCodegen", "clang_features", "codegen_for", "is_ours", "llc_features"]
 
 _A64_DEFAULT_TRIPLE = "aarch64-unknown-linux-gnu"
+
+
+@dataclass(frozen=True)
+class ArmCodegen(LLVMCodegen):
+    """:class:`~tcfg.plugin.LLVMCodegen` whose clang flags carry their own feature list.
+
+    ``features`` (the ``-mattr`` string) is relative to llc's CPU definition;
+    ``clang_features`` to clang's CPU table.
+    """
+
+    clang_features: Sequence[str] = ()
+
+    def clang_flags(self) -> list[str]:
+        return LLVMCodegen.clang_flags(replace(self, features=tuple(self.clang_features)))
 
 
 def is_ours(target: Target) -> bool:
@@ -34,26 +58,59 @@ def _triple(res: Resolved, given: str | None) -> tuple[str, list[str]]:
     return given, notes
 
 
+def llc_features(res: Resolved) -> list[str]:
+    """The ``-mattr`` items that take llc's ``-mcpu`` to the target's features."""
+    hw = res.family.hardware
+    items = minimal(res.family, (res.features - res.llc_baseline) & hw, (res.llc_baseline - res.features) & hw)
+    return items + list(res.passthrough)
+
+
+def clang_features(res: Resolved) -> list[str]:
+    """The ``-target-feature`` items that take clang's ``-mcpu`` to the target's features.
+
+    clang's frontend expands an architecture flag it is given (``+v9a``) into that
+    architecture's default extensions (SVE2), so whatever such an expansion would add
+    beyond the target's features is removed explicitly, after the additions.
+    """
+    family, hw = res.family, res.family.hardware
+    adds = (res.features - res.baseline) & hw
+    reach = set(res.baseline)
+    for flag in adds & family.arch_flags:
+        for arch in family.arches.values():
+            if flag in arch.features and not (arch.features & family.arch_flags) - res.features:
+                reach |= arch.features
+    # clang applies -target-feature items in order with its own (frontend) extension
+    # graph, which does not know every backend implication (-fullfp16 does not turn SVE
+    # off there): additions first, then every removal spelled out.
+    plus = [i for i in minimal(family, adds, frozenset()) if i[0] == "+"]
+    minus = [f"-{f}" for f in sorted(frozenset(reach - res.features) & hw)]
+    return plus + minus + list(res.passthrough)
+
+
 def codegen_for(target: Target) -> LLVMCodegen:
-    """Triple, CPU, LLVM feature string (changes from the CPU's defaults) and float ABI."""
+    """Triple, CPU, LLVM feature strings for clang and llc, and float ABI."""
     attrs = target.attrs
     res = resolve_target(attrs, None if attrs.get("mtriple") is None else arch_family(attrs["mtriple"]))
     triple, notes = _triple(res, attrs.get("mtriple"))
     cpu = res.cpu.name if res.cpu is not None else "generic"
-    changes = sorted(f"+{f}" for f in res.features - res.baseline)
-    changes += sorted(f"-{f}" for f in res.baseline - res.features)
+    llc = llc_features(res)
+    clang = clang_features(res)
     float_abi = None
     if res.family.name == "arm":
         float_abi = res.float_abi
         if res.float_abi == "soft":
-            changes.append("+soft-float")
+            llc.append("+soft-float")
+            clang.append("+soft-float")
+    if llc != clang:
+        notes.append("llc's CPU definition differs from clang's CPU table: each tool gets its own feature list")
     notes.append(f"LLVM {res.family.source['llvm_major']} tables ({res.family.source['tool_version']})")
-    return LLVMCodegen(
+    return ArmCodegen(
         triple=triple,
         cpu=cpu,
-        features=tuple(changes),
+        features=tuple(llc),
         float_abi=float_abi,
         opt_level=attrs.get("opt-level", 2),
         clang_cpu_flag="-mcpu",
         notes=tuple(notes),
+        clang_features=tuple(clang),
     )

@@ -37,17 +37,8 @@ _NOT_FACTS = frozenset({"soft-float", "thumb-mode", "fmv"})
 
 
 def _exposed(family: Family) -> dict[str, str]:
-    """LLVM feature -> tcfg feature name, for every feature a target of ``family`` may have."""
-    names: set[str] = set()
-    for cpu in family.cpus.values():
-        names |= cpu.features
-    for arch in family.arches.values():
-        names |= arch.features
-    for table in family.extensions.values():
-        for adds, _removes in table.values():
-            names |= adds
-    names |= set(family.requires.get("a", {})) | set(family.requires.get("m", {}))
-    return {n: feature_name(n) for n in sorted(names - family.arch_flags - _NOT_FACTS)}
+    """LLVM feature -> tcfg feature name, for every hardware feature a target of ``family`` may have."""
+    return {n: feature_name(n) for n in sorted(family.hardware - family.arch_flags - _NOT_FACTS)}
 
 
 @cache
@@ -68,12 +59,12 @@ def declared() -> tuple[Feature, ...]:
 
 
 @cache
-def _start(family_name: str, start: tuple[str, str], reason: str) -> tuple[dict[str, FeatureValue], dict[str, str]]:
+def _start(
+    family_name: str, start: tuple[str, str], reason: str, features: frozenset[str]
+) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     """The feature values and reasons of a CPU or architecture before any option changes them."""
-    family = aarch64() if family_name == "aarch64" else arm()
-    entry = family.cpus[start[1]] if start[0] == "cpu" else family.arches[start[1]]
     table = exposed()[family_name]
-    feats: dict[str, FeatureValue] = {table[f]: True for f in entry.features if f in table}
+    feats: dict[str, FeatureValue] = {table[f]: True for f in features if f in table}
     why = dict.fromkeys(feats, reason)
     if family_name == "aarch64":
         feats["is_aarch64"] = True
@@ -83,7 +74,7 @@ def _start(family_name: str, start: tuple[str, str], reason: str) -> tuple[dict[
 
 def values(res: Resolved) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     """The target's feature values and their explanations."""
-    feats, why = _start(res.family.name, res.start, res.start_why)
+    feats, why = _start(res.family.name, res.start, res.start_why, res.start_features)
     feats, why = dict(feats), dict(why)
     if res.changes:
         table = exposed()[res.family.name]

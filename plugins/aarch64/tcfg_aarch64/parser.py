@@ -43,6 +43,12 @@ class ArmCpuParser(CpuParser):
         if attrs.get("mcpu") == "native":
             changed = _native(dict(attrs))
             attrs = changed
+        else:
+            lower = {k: attrs[k].lower() for k in ("mcpu", "march") if isinstance(attrs.get(k), str)}
+            if any(attrs[k] != v for k, v in lower.items()):
+                # clang reads CPU and architecture names in any case: the target says them as LLVM does
+                changed = {**dict(attrs), **lower}
+                attrs = changed
         res = resolve_target(attrs, arch)
         feats, why = values(res)
         return Derived(attrs=changed, keys=KEYS, features=feats, why=why)

@@ -1,21 +1,29 @@
-"""From ``-mcpu``/``-march``/``-mattr``/``-mfloat-abi`` to the LLVM feature set, with LLVM's semantics.
+"""From ``-mcpu``/``-march``/``-mattr``/``-mfloat-abi`` to the LLVM feature set, with LLVM 22's semantics.
 
-A CPU implies its architecture version and default extensions; ``-march`` an
-architecture version and its extensions; ``+ext`` (in ``-mcpu``/``-march``) adds an
-extension and what it requires, ``+noext`` removes it and what depends on it;
-``-mattr=+f``/``-f`` does the same with LLVM feature names. All closures are
-precomputed in the generated tables, so resolving is a few set operations.
+* A bare ``-mcpu`` means what clang's CPU table gives the backend, closed under LLVM's
+  feature implication (``neoverse-v2`` has ``lse2`` through ``v8.4a``).
+* ``-march`` means clang's ``-march``: the architecture's features, then each ``+ext``
+  adds what clang adds for it at that architecture (``+fp16`` adds ``fp16fml`` from
+  Armv8.4-A) and ``+noext`` removes what clang removes. With ``-mcpu`` as well, clang
+  passes the CPU and the architecture's feature string, so the backend's CPU
+  definition keeps its features.
+* ``-mattr`` means LLVM's ``-mattr``: ``+f`` adds f and what it implies, ``-f`` removes
+  f and the features that imply it, and nothing else.
+
+All closures are precomputed in the generated tables, so resolving is a few set
+operations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from tcfg.plugin import AttributeValueError, closest
-from tcfg_aarch64.tables import ArchTable, CpuEntry, Family, aarch64, arm
+from tcfg_aarch64.tables import ArchTable, CpuEntry, Ext, Family, aarch64, arm
 
-__all__ = ["Resolved", "family_of_cpu", "fpu_name", "resolve", "split_mods"]
+__all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split_mods"]
 
 _PROFILE = {"a": "A", "r": "R", "m": "M"}
 
@@ -24,29 +32,35 @@ _PROFILE = {"a": "A", "r": "R", "m": "M"}
 class Resolved:
     """The outcome: final LLVM features, where each came from, and the ABI facts.
 
-    ``start`` is where the feature set began (``("cpu", name)`` or ``("arch", name)``),
-    with ``start_why`` the reason for its features; ``changes`` gives, for every LLVM
-    feature added or removed after that, the reason. ``baseline`` is what LLVM enables
-    for ``cpu`` by itself (the reference for the ``+f``/``-f`` feature string).
+    ``start`` names where the feature set began (``("cpu", name)``, ``("arch", name)``,
+    ``("cpu+arch", "cpu arch")`` or ``("generic", arch)``) and ``start_features`` what it
+    held, with ``start_why`` the reason; ``changes`` gives, for every LLVM feature added
+    or removed after that, the reason. ``baseline`` is what clang enables for the
+    emitted CPU by itself, ``llc_baseline`` what llc does (its backend CPU definition):
+    the references of the two tools' ``+f``/``-f`` strings. ``passthrough`` are
+    ``-mattr`` items that name tuning features or modes, passed on as given.
     """
 
     family: Family
     cpu: CpuEntry | None
     start: tuple[str, str]
     start_why: str
+    start_features: frozenset[str]
     arch: str
     arch_version: str
     profile: str
     features: frozenset[str]
     baseline: frozenset[str]
+    llc_baseline: frozenset[str]
     changes: dict[str, str]
     float_abi: str
     float_abi_why: str
     triple_arch: str
+    passthrough: tuple[str, ...] = ()
 
 
 def split_mods(text: str) -> tuple[str, list[str]]:
-    """``cortex-m55+nomve+nodsp`` -> (``cortex-m55``, [``nomve``, ``nodsp``])."""
+    """``cortex-m55+nomve+nodsp`` -> (``cortex-m55``, [``nomve``, ``nodsp``]), in lower case as clang reads them."""
     name, *mods = text.split("+")
     return name.lower(), [m.lower() for m in mods]
 
@@ -68,7 +82,7 @@ def _refuse(what: str, word: str, choices: Sequence[str]) -> AttributeValueError
 def _cpu(family: Family, name: str, option: str) -> CpuEntry:
     entry = family.cpus.get(name)
     if entry is None:
-        raise _refuse(f"{option}: the {family.name} CPU", name, list(family.cpus))
+        raise _refuse(f"{option}: the {family.name} CPU", name, ["generic", *family.cpus])
     return entry
 
 
@@ -82,6 +96,14 @@ def _arch(family: Family, name: str) -> ArchTable:
     return table
 
 
+@cache
+def _flag_arch(family_name: str, flag: str) -> ArchTable | None:
+    """The architecture whose version flag is ``flag`` (``v9a`` -> armv9-a), if any."""
+    family = aarch64() if family_name == "aarch64" else arm()
+    having = [a for a in family.arches.values() if flag in a.features]
+    return min(having, key=lambda a: len(a.features)) if having else None
+
+
 class _State:
     """The feature set under construction and the reason for each change after the start."""
 
@@ -90,6 +112,10 @@ class _State:
         self.profile = profile
         self.features: frozenset[str] = base
         self.changes: dict[str, str] = {}
+        self.passthrough: list[str] = []
+        self.removed: set[str] = set()
+        #: With a CPU: the features clang's own set has on (its view, not the backend's).
+        self.frontend: frozenset[str] | None = None
 
     def add(self, feats: frozenset[str], reason: str) -> None:
         for feat in feats - self.features:
@@ -101,18 +127,32 @@ class _State:
             self.changes[feat] = reason
         self.features -= feats
 
-    def modifier(self, mod: str, option: str) -> None:
-        exts = self.family.extensions.get(self.profile, {})
-        if mod in exts:
-            self.add(exts[mod][0], f"'+{mod}' in {option} adds it (the {mod} extension or what it requires)")
-        elif mod.startswith("no") and mod[2:] in exts:
-            ext = mod[2:]
+    def modifier(self, mod: str, option: str, table: dict[str, Ext], version: str, where: str) -> None:
+        ext = table.get(mod)
+        if ext is not None and ext.adds is not None:
+            extra = ext.version_adds.get(version, frozenset()) - frozenset(self.removed)
+            if self.frontend is not None:
+                self.frontend = self.frontend | ext.adds | extra
+            self.add(ext.adds | extra, f"'+{mod}' in {option} adds it (the {mod} extension or what it requires)")
+            return
+        ext = table.get(mod[2:]) if mod.startswith("no") else None
+        if ext is not None and ext.removes is not None:
+            removes = ext.removes
+            if self.frontend is not None:
+                # clang turns off only what its own (frontend) set had on; the backend's
+                # CPU definition keeps the rest unless it implies what was turned off.
+                off = removes & self.frontend
+                self.frontend = self.frontend - removes
+                removes = off.union(*(self.family.implied_by.get(f, frozenset()) for f in off))
+            self.removed |= removes
             self.remove(
-                exts[ext][1], f"'+{mod}' in {option} removes it ({ext} itself or an extension that depends on it)"
+                removes, f"'+{mod}' in {option} removes it ({mod[2:]} itself or an extension that depends on it)"
             )
-        else:
-            choices = [*exts, *(f"no{e}" for e in exts)]
-            raise _refuse(f"{option}: the extension", mod, choices)
+            self.add(ext.no_adds, f"'+{mod}' in {option} leaves it, as clang does")
+            return
+        choices = [e for e, x in table.items() if x.adds is not None]
+        choices += [f"no{e}" for e, x in table.items() if x.removes is not None]
+        raise _refuse(f"{option}: the extension (for {where})", mod, choices)
 
     def mattr(self, item: str) -> None:
         sign, name = item[0], item[1:]
@@ -120,19 +160,39 @@ class _State:
         if name not in family.llvm_features:
             raise _refuse(f"-mattr: the {family.name} LLVM feature", name, list(family.llvm_features))
         option = f"-mattr={item}"
-        if sign == "+":
-            if name in family.arch_flags:
-                having = [a for a in family.arches.values() if name in a.features]
-                implied = min(having, key=lambda a: len(a.features)).features if having else frozenset({name})
-                self.add(implied, f"{option} enables that architecture version and what it implies")
-                return
-            requires = family.requires.get(self.profile, {}).get(name, frozenset())
-            self.add(frozenset({name}) | requires, f"{option} enables it or a feature that requires it")
-        else:
-            dependents = family.dependents.get(self.profile, {}).get(name, frozenset())
-            self.remove(
-                frozenset({name}) | dependents, f"{option} removes it ({name} itself or a feature depending on it)"
+        if name not in family.hardware:
+            self.passthrough.append(item)  # tuning or a mode: no hardware feature changes
+        elif sign == "+":
+            self.add(
+                frozenset({name}) | family.implies.get(name, frozenset()),
+                f"{option} enables it or a feature that implies it",
             )
+        else:
+            self.remove(
+                frozenset({name}) | family.implied_by.get(name, frozenset()),
+                f"{option} removes it ({name} itself or a feature that implies it)",
+            )
+
+
+def _apply(family: Family, start: frozenset[str], items: Sequence[str]) -> frozenset[str]:
+    """LLVM's rule for a feature string: ``+f`` sets f and what it implies, ``-f`` clears f and what implies it."""
+    bits = set(start)
+    for item in items:
+        feat = item[1:]
+        if item[0] == "+":
+            bits |= {feat} | family.implies.get(feat, frozenset())
+        else:
+            bits -= {feat} | family.implied_by.get(feat, frozenset())
+    return frozenset(bits)
+
+
+def _default_arch(family: Family, triple: str | None) -> ArchTable:
+    """The 32-bit architecture of a triple without CPU or -march (``thumbv7em`` -> armv7e-m)."""
+    arch = (triple or "").split("-", 1)[0]
+    for table in family.arches.values():
+        if table.triple_arch == arch:
+            return table
+    return family.arches["armv7-a"] if "armv7-a" in family.arches else next(iter(family.arches.values()))
 
 
 def resolve(
@@ -148,15 +208,29 @@ def resolve(
     cpu_mods: list[str] = []
     if mcpu is not None:
         name, cpu_mods = split_mods(mcpu)
-        cpu = _cpu(family, name, "-mcpu")
+        if name != "generic":
+            cpu = _cpu(family, name, "-mcpu")
+    arch: ArchTable | None = None
     if march is not None:
         arch_name, arch_mods = split_mods(march)
         arch = _arch(family, arch_name)
-        start = ("arch", arch.name)
-        start_why = f"-march={arch_name} (Armv{arch.version}-{_PROFILE[arch.profile]}) implies it"
-        state = _State(family, arch.profile, arch.features)
+        label = f"Armv{arch.version}-{_PROFILE[arch.profile]}"
+        if cpu is not None:
+            start: tuple[str, str] = ("cpu+arch", f"{cpu.name} {arch.name}")
+            start_why = (
+                f"-mcpu={cpu.name} with -march={arch_name} ({label}): clang passes the CPU and the "
+                "architecture's features, and the backend's CPU definition keeps its own"
+            )
+            base = _apply(family, cpu.llc_features, arch.clang) & family.hardware
+        else:
+            start, start_why, base = ("arch", arch.name), f"-march={arch_name} ({label}) implies it", arch.features
+        state = _State(family, arch.profile, base)
+        start_features = base
+        if cpu is not None:
+            state.frontend = frozenset(i[1:] for i in arch.clang if i[0] == "+")
+        table = arch.extensions if family.name == "arm" else family.extensions
         for mod in arch_mods:
-            state.modifier(mod, f"-march={march}")
+            state.modifier(mod, f"-march={march}", table, arch.version, arch.name)
         arch_label, version, profile, triple_arch = arch.name, arch.version, arch.profile, arch.triple_arch
     elif cpu is not None:
         label = f"Armv{cpu.arch_version}-{_PROFILE[cpu.profile]}"
@@ -164,18 +238,41 @@ def resolve(
         start = ("cpu", cpu.name)
         start_why = f"-mcpu={cpu.name}{alias} ({label}) has it by default"
         state = _State(family, cpu.profile, cpu.features)
+        start_features = cpu.features
+        state.frontend = cpu.clang_on
         arch_label, version, profile, triple_arch = cpu.arch, cpu.arch_version, cpu.profile, cpu.triple_arch
-    else:
-        generic = next(iter(family.arches.values()))
-        start = ("arch", generic.name)
-        start_why = f"the generic CPU ({generic.name}) implies it"
+    elif family.generic is not None:
+        generic = family.generic
+        start = ("generic", generic.arch)
+        start_why = f"the generic CPU ({generic.arch}) has it by default"
         state = _State(family, generic.profile, generic.features)
-        arch_label, version, profile, triple_arch = generic.name, generic.version, generic.profile, generic.triple_arch
-    for mod in cpu_mods:
-        state.modifier(mod, f"-mcpu={mcpu}")
+        start_features = generic.features
+        state.frontend = generic.clang_on
+        arch_label, version, profile, triple_arch = generic.arch, generic.arch_version, generic.profile, ""
+    else:
+        arch = _default_arch(family, triple)
+        start = ("arch", arch.name)
+        start_why = f"the generic CPU ({arch.name}) implies it"
+        state = _State(family, arch.profile, arch.features)
+        start_features = arch.features
+        arch_label, version, profile, triple_arch = arch.name, arch.version, arch.profile, arch.triple_arch
+    if cpu_mods:
+        if family.name == "arm":
+            home = family.arches.get(cpu.arch if cpu is not None else arch_label)
+            table = home.extensions if home is not None else {}
+        else:
+            table = family.extensions
+        for mod in cpu_mods:
+            state.modifier(mod, f"-mcpu={mcpu}", table, version, arch_label)
     for item in mattr:
         state.mattr(item)
-    baseline = cpu.features if cpu is not None else next(iter(family.arches.values())).features
+    if cpu is not None:
+        baseline, llc_baseline = cpu.features, cpu.llc_features
+    elif family.generic is not None:
+        baseline, llc_baseline = family.generic.features, family.generic.llc_features
+    else:
+        home = arch if arch is not None else _default_arch(family, triple)
+        baseline, llc_baseline = home.features, home.llc_features
     if family.name == "aarch64":
         abi, abi_why = _aarch64_abi(float_abi)
         if march is None and mattr:
@@ -190,15 +287,18 @@ def resolve(
         cpu,
         start,
         start_why,
+        start_features,
         arch_label,
         version,
         profile,
         state.features,
         baseline,
+        llc_baseline,
         state.changes,
         abi,
         abi_why,
         triple_arch,
+        tuple(state.passthrough),
     )
 
 
@@ -259,3 +359,14 @@ def fpu_name(family: Family, features: frozenset[str]) -> str:
         return exact
     subsets = [k for k in family.fpus if k and k <= mine]
     return family.fpus[max(subsets, key=len)] if subsets else "none"
+
+
+def minimal(family: Family, adds: frozenset[str], removes: frozenset[str]) -> list[str]:
+    """The shortest ``-mattr`` items that take a closed feature set ``base`` to ``base | adds - removes``.
+
+    ``+f`` is left out when another added feature implies f, ``-f`` when removing
+    another feature already removes f (f implies it): LLVM applies the same closures.
+    """
+    plus = [f for f in adds if not any(f in family.implies.get(g, ()) for g in adds if g != f)]
+    minus = [f for f in removes if not any(g in family.implies.get(f, ()) for g in removes if g != f)]
+    return [*(f"-{f}" for f in sorted(minus)), *(f"+{f}" for f in sorted(plus))]

@@ -42,14 +42,17 @@ def test_codegen_config_a72(make) -> None:
 
 def test_noaes_also_drops_sha2_as_clang_22_does(make) -> None:
     # clang-22: -mcpu=cortex-a72+noaes gives "-aes,...,-sha2" (the legacy crypto link).
-    d = make("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72+noaes").codegen().to_dict()
-    assert set(d["features"].split(",")) == {"-aes", "-sha2"}
+    t = make("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72+noaes")
+    assert t.features.aes is False and t.features.sha2 is False
+    assert set(t.codegen().to_dict()["features"].split(",")) == {"-aes", "-sha2"}
 
 
 def test_codegen_removal_closure_in_feature_string(make) -> None:
-    d = make("llvm -mtriple=aarch64-linux-gnu -mcpu=neoverse-v1 -mattr=-neon").codegen().to_dict()
-    feats = d["features"].split(",")
-    assert "-neon" in feats and "-dotprod" in feats and "-sve" not in feats
+    # LLVM's -mattr=-neon also removes what implies NEON (dotprod...), so llc needs only
+    # "-neon"; SVE does not imply NEON in LLVM 22 and stays.
+    t = make("llvm -mtriple=aarch64-linux-gnu -mcpu=neoverse-v1 -mattr=-neon")
+    assert t.codegen().to_dict()["features"] == "-neon"
+    assert t.features.neon is False and t.features.dotprod is False and t.features.sve is True
 
 
 def test_codegen_m55_without_triple_picks_thumb_eabihf(make) -> None:
@@ -61,16 +64,18 @@ def test_codegen_m55_without_triple_picks_thumb_eabihf(make) -> None:
 
 
 def test_codegen_soft_float_turns_off_mve(make) -> None:
-    d = make("c -mtriple=arm-none-eabi -mcpu=cortex-m55").codegen().to_dict()
+    t = make("c -mtriple=arm-none-eabi -mcpu=cortex-m55")
+    d = t.codegen().to_dict()
     assert d["triple"] == "thumbv8.1m.main-none-eabi"
-    feats = d["features"].split(",")
-    assert {"-mve", "-mve.fp", "+soft-float"} <= set(feats)
+    assert "+soft-float" in d["features"].split(",")
+    assert t.features.mve is False and t.features.mve_fp is False
 
 
 def test_codegen_march_only(make) -> None:
     d = make("llvm -mtriple=aarch64-linux-gnu -march=armv8.2-a+dotprod").codegen().to_dict()
     assert d["cpu"] == "generic"
-    assert {"+v8.2a", "+dotprod", "+lse"} <= set(d["features"].split(","))
+    # +v8.2a implies +lse (and the rest of Armv8.1), so the shortest -mattr leaves it out
+    assert {"+v8.2a", "+dotprod"} <= set(d["features"].split(","))
 
 
 def _asm(make, spec: str) -> str:
