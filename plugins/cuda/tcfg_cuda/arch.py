@@ -15,7 +15,16 @@ from typing import Any
 
 from tcfg.plugin import TargetError, describe_choices
 
-__all__ = ["ArchInfo", "CodeArch", "arch_info", "arch_names", "parse_code_arch", "runs_on"]
+__all__ = [
+    "ArchInfo",
+    "CodeArch",
+    "any_arch_limit",
+    "arch_info",
+    "arch_names",
+    "limit_source",
+    "parse_code_arch",
+    "runs_on",
+]
 
 _CODE = re.compile(r"(sm|compute)_([1-9][0-9]?)([0-9])([af]?)\Z")
 
@@ -49,11 +58,29 @@ class ArchInfo:
 
 
 @functools.cache
-def _table() -> dict[str, ArchInfo]:
+def _raw() -> dict[str, Any]:
     from importlib import resources
 
     text = resources.files("tcfg_cuda").joinpath("data/arches.json").read_text(encoding="utf-8")
-    raw: dict[str, Any] = json.loads(text)["arches"]
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def limit_source(limit: str) -> str:
+    """The document the arch table's ``limit`` comes from, as the table cites it (with its date)."""
+    data = _raw()
+    return str(data["sources"][data["limit_sources"][limit]])
+
+
+@functools.cache
+def any_arch_limit(limit: str) -> int:
+    """The largest value of ``limit`` over every arch in the table: what no CUDA GPU exceeds."""
+    return max(info.limits[limit] for info in _table().values())
+
+
+@functools.cache
+def _table() -> dict[str, ArchInfo]:
+    raw: dict[str, Any] = _raw()["arches"]
     return {
         name: ArchInfo(
             name=name,

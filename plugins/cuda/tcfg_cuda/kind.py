@@ -4,9 +4,16 @@ Defaults that hold on every arch this plugin knows (1024 threads per block, warp
 32, 48 KiB of static shared memory per block) are the kind's defaults. Those that
 depend on the arch (the opt-in shared memory maximum, registers per block) are implied
 by the parser from the arch table when the user does not give them
-(``Derived.defaults``: they fill ``target.attrs`` but are not printed or exported).
+(``Derived.defaults``: they fill ``target.attrs`` but are not printed or exported), and
+so is ``max_num_threads``, from ``max_threads_per_block`` as given: a derived value
+follows the given ones and never contradicts them.
 ``cuda`` without ``arch`` is a valid generic GPU target whose arch-dependent features
 read False. ``-arch=native`` asks the GPU of this machine.
+
+What no CUDA GPU can be is refused with the limit and its source (the arch table's
+``limits`` and ``limit_sources``, from NVIDIA's CUDA C++ Programming Guide): more
+threads per block than the arch allows (than any arch allows, without ``arch``), a warp
+other than the table's 32 threads, and a host that is not a CPU target.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from tcfg.plugin import (
     TargetError,
     TargetKind,
 )
-from tcfg_cuda.arch import arch_info, arch_names
+from tcfg_cuda.arch import any_arch_limit, arch_info, arch_names, limit_source
 
 __all__ = ["CUDA", "FEATURES", "PARSED_ATTRS", "parse_cuda"]
 
@@ -56,8 +63,8 @@ _ATTRS = (
     Attr(
         "max_num_threads",
         Integer(minimum=1),
-        default=1024,
-        doc="Threads per block that schedules may use (TVM's name); at most max_threads_per_block.",
+        doc="Threads per block that schedules may use (TVM's name); at most max_threads_per_block, "
+        "which it follows when not given.",
     ),
     Attr("l2_cache_size_bytes", Integer(minimum=0), doc="L2 cache size of the device (bytes)."),
     Attr("multi_processor_count", Integer(minimum=1), doc="Streaming multiprocessors (SMs) on the device."),
@@ -87,10 +94,11 @@ FEATURES = (
 
 
 @functools.cache
-def _arch_facts(name: str) -> Derived:
+def _arch_facts(name: str, max_threads_per_block: int) -> Derived:
     """What the arch gives (features, their explanations, implied limits), computed once per arch.
 
-    The same object is returned for every target of the arch, so the core checks it once.
+    The same object is returned for every target of the arch and block size, so the core
+    checks it once. ``max_num_threads`` follows ``max_threads_per_block``.
     """
     info = arch_info(name)
     known = set(arch_names())
@@ -109,8 +117,14 @@ def _arch_facts(name: str) -> Derived:
     implied = {
         "max_shared_memory_per_block_optin": info.limits["max_shared_memory_per_block_optin"],
         "registers_per_block": info.limits["registers_per_block"],
+        "max_num_threads": max_threads_per_block,
     }
     return Derived(features=features, why=why, defaults=implied)
+
+
+@functools.cache
+def _no_arch(max_threads_per_block: int) -> Derived:
+    return Derived(defaults={"max_num_threads": max_threads_per_block})
 
 
 def _fill_native(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -131,11 +145,13 @@ def parse_cuda(request: DeriveRequest) -> Derived:
     if arch == "native":
         attrs = _fill_native(dict(given))
         arch = attrs["arch"]
+    _check_host(given.get("host"))
+    threads = (attrs or given)["max_threads_per_block"]
     if arch is None:
         _check_limits(given, None, {})
-        return Derived(attrs=attrs)
+        return _no_arch(threads) if attrs is None else _no_arch(threads)._replace(attrs=attrs)
     try:
-        facts = _arch_facts(arch)
+        facts = _arch_facts(arch, threads)
     except TargetError as exc:
         if arch.startswith("compute_"):
             raise AttributeValueError(
@@ -147,8 +163,37 @@ def parse_cuda(request: DeriveRequest) -> Derived:
     return facts if attrs is None else facts._replace(attrs=attrs)
 
 
+def _check_host(host: Any) -> None:
+    """Refuse a host that is not a CPU target: a cuda target's host runs its host code."""
+    if host is None or host.kind.device_type == "cpu":
+        return
+    raise AttributeValueError(
+        f"-host={host}: the host of a cuda target runs its host-side code, so it must be a CPU target "
+        f"(such as llvm or c); kind {host.kind.name!r} is a {host.kind.device_type} device"
+    )
+
+
+def _limit(attr: str, value: int, limit: int, arch: str | None, what: str, source: str) -> AttributeValueError:
+    where = f"on {arch}" if arch else "on any CUDA GPU"
+    return AttributeValueError(f"-{attr}={value}: {what} {where} is {limit} (source: {limit_source(source)})")
+
+
 def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[str, Any]) -> None:
-    """Refuse limits that contradict each other (``implied``: the arch's, for those not given)."""
+    """Refuse what no GPU of ``arch`` (any CUDA GPU, without one) can be, and limits that contradict each other.
+
+    ``implied``: the arch's values for those not given.
+    """
+    threads = attrs["max_threads_per_block"]
+    most = arch_info(arch).limits["max_threads_per_block"] if arch else any_arch_limit("max_threads_per_block")
+    if threads > most:
+        raise _limit(
+            "max_threads_per_block", threads, most, arch, "the most threads in a block", "max_threads_per_block"
+        )
+    warp = attrs["thread_warp_size"]
+    sizes = {arch_info(a).limits["warp_size"] for a in ([arch] if arch else arch_names())}
+    if warp not in sizes:
+        (size,) = sizes
+        raise _limit("thread_warp_size", warp, size, arch, "the warp size", "warp_size")
     optin = attrs.get("max_shared_memory_per_block_optin", implied.get("max_shared_memory_per_block_optin"))
     static = attrs["max_shared_memory_per_block"]
     if optin is not None and static > optin:
@@ -156,7 +201,7 @@ def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[s
             f"-max_shared_memory_per_block={static} exceeds -max_shared_memory_per_block_optin={optin}"
             + (f" (the most a block may use on {arch})" if arch else "")
         )
-    if attrs["max_num_threads"] > attrs["max_threads_per_block"]:
+    if attrs.get("max_num_threads", threads) > threads:
         raise AttributeValueError(
             f"-max_num_threads={attrs['max_num_threads']} exceeds "
             f"-max_threads_per_block={attrs['max_threads_per_block']}"
@@ -170,6 +215,8 @@ PARSED_ATTRS = (
     "max_shared_memory_per_block",
     "max_shared_memory_per_block_optin",
     "max_num_threads",
+    "thread_warp_size",
+    "host",
 )
 
 

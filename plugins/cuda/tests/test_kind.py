@@ -179,3 +179,77 @@ def test_building_a_target_is_fast(reg: tcfg.Registry) -> None:
     cuda = _best(lambda: build(reg, "cuda -arch=sm_90a -max_num_threads=512"))
     llvm = _best(lambda: build(reg, "llvm -mtriple=x86_64-linux-gnu -mcpu=znver4 -num-cores=4"))
     assert cuda < max(40e-6, 1.5 * llvm), f"{cuda * 1e6:.1f} us per uncached cuda target"
+
+
+# Issue 14: what no CUDA GPU can be is refused, with the limit and its source; derived
+# defaults follow given values.
+
+GUIDE = "CUDA C++ Programming Guide, 'Compute Capabilities'"
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "nvidia/a100 -max_threads_per_block=512",
+        "cuda -arch=sm_90a -max_threads_per_block=512",
+        "cuda -max_threads_per_block=256",
+    ],
+)
+def test_derived_max_num_threads_follows_the_given_block_size(reg: tcfg.Registry, spec: str) -> None:
+    """Defect: these raised '-max_num_threads=1024 exceeds -max_threads_per_block=512'."""
+    t = tcfg.Target(spec, registry=reg)
+    assert t.attrs["max_num_threads"] == t.attrs["max_threads_per_block"] < 1024
+    assert "max_num_threads" not in t.export()
+    assert tcfg.Target(t.export(), registry=reg) == t
+
+
+def test_contract_dict_example_builds(reg: tcfg.Registry) -> None:
+    t = tcfg.Target({"tag": "nvidia/a100", "max_threads_per_block": 512}, registry=reg)
+    assert t.attrs["max_num_threads"] == 512
+
+
+def test_max_num_threads_defaults_to_1024_and_a_given_one_still_must_fit(reg: tcfg.Registry) -> None:
+    assert tcfg.Target("cuda -arch=sm_80", registry=reg).attrs["max_num_threads"] == 1024
+    assert tcfg.Target("cuda", registry=reg).attrs["max_num_threads"] == 1024
+    assert tcfg.Target("cuda -arch=sm_80 -max_num_threads=256", registry=reg).attrs["max_num_threads"] == 256
+    with pytest.raises(tcfg.AttributeValueError, match="-max_num_threads=1024 exceeds -max_threads_per_block=512"):
+        tcfg.Target("cuda -arch=sm_80 -max_threads_per_block=512 -max_num_threads=1024", registry=reg)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("cuda -arch=sm_80 -max_threads_per_block=2048", "the most threads in a block on sm_80 is 1024"),
+        ("cuda -max_threads_per_block=2048", "the most threads in a block on any CUDA GPU is 1024"),
+        ("cuda -arch=sm_80 -thread_warp_size=64", "the warp size on sm_80 is 32"),
+        ("cuda -thread_warp_size=16", "the warp size on any CUDA GPU is 32"),
+    ],
+)
+def test_what_no_cuda_gpu_can_be_is_refused_with_the_limit_and_its_source(
+    reg: tcfg.Registry, spec: str, message: str
+) -> None:
+    """Defect: these built."""
+    with pytest.raises(tcfg.AttributeValueError) as info:
+        tcfg.Target(spec, registry=reg)
+    assert message in str(info.value)
+    assert GUIDE in str(info.value) and "retrieved 20" in str(info.value)
+
+
+def test_a_gpu_host_is_refused(reg: tcfg.Registry) -> None:
+    """Defect: a cuda target with a cuda host built; the host must be a CPU target."""
+    for spec, host in (("cuda -arch=sm_80 -host=cuda", None), ("cuda -arch=sm_80", "cuda -arch=sm_90")):
+        with pytest.raises(tcfg.AttributeValueError, match="must be a CPU target"):
+            tcfg.Target(spec, host=host, registry=reg)
+    with pytest.raises(tcfg.AttributeValueError, match="must be a CPU target"):
+        tcfg.Target({"kind": "cuda", "arch": "sm_80", "host": {"kind": "cuda"}}, registry=reg)
+
+
+def test_the_limits_are_in_the_arch_table_with_their_source() -> None:
+    from tcfg_cuda.arch import any_arch_limit, arch_info, limit_source
+
+    for name in arch_names():
+        assert arch_info(name).limits["max_threads_per_block"] == 1024
+        assert arch_info(name).limits["warp_size"] == 32
+    assert any_arch_limit("max_threads_per_block") == 1024
+    for limit in ("max_threads_per_block", "warp_size"):
+        assert limit_source(limit).startswith(GUIDE) and "retrieved 2026-" in limit_source(limit)
