@@ -250,18 +250,6 @@ def test_load_object_follows_module_and_attribute_paths() -> None:
         load_object("tcfg_no_such_module")
 
 
-def test_the_same_flat_dict_again_is_the_same_target() -> None:
-    """Flat dicts are memoised like strings, on a key that tells ``1`` from ``True``."""
-    spec = {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mattr": ["+avx2"], "opt-level": 1}
-    first = tcfg.Target(spec)
-    assert tcfg.Target(dict(spec)) is first
-    assert tcfg.Target({**spec, "mattr": ["+avx2", "+fma"]}) is not first
-    with pytest.raises(tcfg.AttributeValueError, match="got bool True"):
-        tcfg.Target({**spec, "opt-level": True})
-    nested = {"kind": "llvm", "host": {"kind": "llvm"}}
-    assert tcfg.Target(nested) == tcfg.Target(nested)  # not memoised (a nested dict), still equal
-
-
 def test_building_from_a_kind_registers_no_tag() -> None:
     """Tags are registered on the first query that needs one, not when a kind's target is built."""
     calls: list[str] = []

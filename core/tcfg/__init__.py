@@ -78,13 +78,19 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def _registry() -> Registry:
+def _wire() -> Registry:
+    """The process-wide registry, on the first call: imports the engine and wires it in directly.
+
+    Later calls of ``_base_wiring.default_registry()`` go straight to the engine's function.
+    """
     from tcfg._engine_registry import default_registry
 
+    _base_wiring.install(default_registry)
     return default_registry()
 
 
-_base_wiring.install(_registry)  # the composition root's one injection point
+_base_wiring.install(_wire)  # the composition root's one injection point
+_registry = _base_wiring.default_registry
 
 
 def list_kinds() -> list[str]:

@@ -10,20 +10,23 @@ submodule) installs a provider here once, and lower layers call
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: the engine is above this layer
+    from tcfg._engine_registry import Registry
 
 __all__ = ["default_registry", "install"]
 
-_provider: Callable[[], Any] | None = None
+_provider: Callable[[], Registry] | None = None
 
 
-def install(provider: Callable[[], Any]) -> None:
+def install(provider: Callable[[], Registry]) -> None:
     """Set the function that returns the process-wide registry (the composition root calls this once)."""
     global _provider
     _provider = provider
 
 
-def default_registry() -> Any:
+def default_registry() -> Registry:
     """The process-wide registry, from the provider :func:`install` set."""
     if _provider is None:
         raise RuntimeError("tcfg is not wired: import the tcfg package, not its private modules alone")

@@ -238,11 +238,8 @@ def from_text(registry: Registry, text: str, depth: int = 0) -> Target:
     return _from_tokens(registry, text, depth)
 
 
-def _head(registry: Registry, name: str) -> tuple[TargetKind, Mapping[str, Any] | None] | None:
-    """What the first word of a target string names: a kind (no base config) or a tag and its config."""
-    kind = registry.kind_table().get(name)
-    if kind is not None:
-        return kind, None
+def _tag_head(registry: Registry, name: str) -> tuple[TargetKind, Mapping[str, Any]] | None:
+    """The kind and config of the tag that the first word of a target string names (not a kind), or None."""
     entry = registry.tag_table().get(name)
     return None if entry is None else (entry.target.kind, entry.target.config)
 
@@ -256,10 +253,13 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     and reports the error with its position. Words it has converted before (for the
     same kind) are looked up, not converted again.
     """
-    head = _head(registry, words[0])
-    if head is None:
-        return None
-    kind, base = head
+    kind = registry.kind_table().get(words[0])
+    base: Mapping[str, Any] | None = None
+    if kind is None:
+        tagged = _tag_head(registry, words[0])
+        if tagged is None:
+            return None
+        kind, base = tagged
     words_of = registry.build_state.option_words  # word -> (name, value), for the kind's own plain attributes
     known = words_of.get(kind.name)
     if known is None:
@@ -303,7 +303,9 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
             given[name] = converted
     if len(given) < len(words) - 1:
         return None  # an option given twice
-    return _finish_given(registry, kind, base, given, text, depth)
+    if not base:
+        return finish(registry, kind, given, text, depth, checked=True)
+    return _finish_over_tag(registry, kind, base, given, text, depth)
 
 
 _DECLINED = object()
@@ -333,10 +335,13 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
             f"target {_short(text)!r} starts with an option; it must start with a kind or tag "
             f"(kinds: {', '.join(sorted(kinds))})" + pointer(text, head.start, head.end)
         )
-    found = _head(registry, head.text)
-    if found is None:
-        raise _unknown_head(registry, head.text, text, head.start, head.end)
-    kind, base = found
+    kind = kinds.get(head.text)
+    base: Mapping[str, Any] | None = None
+    if kind is None:
+        tagged = _tag_head(registry, head.text)
+        if tagged is None:
+            raise _unknown_head(registry, head.text, text, head.start, head.end)
+        kind, base = tagged
     compilers = registry.compiler_table()
 
     def is_flag(key: str) -> bool:
@@ -358,7 +363,9 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
                 f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(attr, opt, text, nested)
-    return _finish_given(registry, kind, base, given, text, depth)
+    if not base:
+        return finish(registry, kind, given, text, depth, checked=True)
+    return _finish_over_tag(registry, kind, base, given, text, depth)
 
 
 def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
@@ -458,19 +465,20 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             raise AttributeValueError(f"target {_short(text)!r}: {key!r} {exc}") from None
         except TargetError as exc:
             raise type(exc)(f"target {_short(text)!r}: in {key!r}: {exc}") from None
-    return _finish_given(registry, kind, base, given, text, depth)
-
-
-def _finish_given(
-    registry: Registry, kind: TargetKind, base: Mapping[str, Any] | None, given: dict[str, Any], text: Any, depth: int
-) -> Target:
-    """The one tail of every reader: ``given`` (checked, of ``kind``) over a tag's ``base`` config, finished.
-
-    Names and values the reader checked need no second check, unless they change a
-    tag's compiler (whose attributes the tag's config may hold).
-    """
     if not base:
         return finish(registry, kind, given, text, depth, checked=True)
+    return _finish_over_tag(registry, kind, base, given, text, depth)
+
+
+def _finish_over_tag(
+    registry: Registry, kind: TargetKind, base: Mapping[str, Any], given: dict[str, Any], text: Any, depth: int
+) -> Target:
+    """The readers' tail for a tag: ``given`` (checked, of ``kind``) over the tag's ``base`` config, finished.
+
+    (Without a tag, each reader calls :func:`finish` with ``checked=True`` itself.) Names
+    and values the reader checked need no second check, unless they change the tag's
+    compiler (whose attributes the tag's config may hold).
+    """
     keeps_compiler = "compiler" not in given or given["compiler"] == base.get("compiler")
     return finish(registry, kind, {**base, **given}, text, depth, checked=keeps_compiler)
 

@@ -138,7 +138,7 @@ class Registry:
         self._records: list[PluginRecord] = []
         #: The loaded plugins' registrations, kept until their tags are committed.
         self._stages: dict[str, _Stage] = {}
-        #: Targets built from text and from flat dicts (by :func:`_dict_key`), cleared with the tags.
+        #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
@@ -579,28 +579,19 @@ class Registry:
         return found
 
     def target(self, spec: Any, host: Any = None) -> Target:
-        """The target for ``spec`` (with ``host``), built once per distinct text or flat dict."""
+        """The target for ``spec`` (with ``host``), built once per distinct text."""
         if not self._loaded:
             self._ensure()
-        cache = self._cache
         if type(spec) is str and (host is None or type(host) is str):
+            cache = self._cache
             key: Any = spec if host is None else (spec, host)
             hit = cache.get(key)
             if hit is not None:
                 return hit
             made = from_text(self, spec) if host is None else build(self, spec, host)
-        elif type(spec) is dict and host is None:
-            key = _dict_key(spec)
-            if key is None:
-                return build(self, spec)
-            hit = cache.get(key)
-            if hit is not None:
-                return hit
-            made = build(self, spec)
-        else:
-            return build(self, spec, host)
-        cache.put(key, made)
-        return made
+            cache.put(key, made)
+            return made
+        return build(self, spec, host)
 
     def with_attrs(self, target: Target, changes: Mapping[str, Any]) -> Target:
         """``target`` with some configured attributes replaced (None removes one)."""
@@ -630,32 +621,6 @@ class Registry:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
         self._ensure()
         return self._compilers
-
-
-def _dict_key(spec: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A hashable key equal only for dicts that build the same target, or None to build uncached.
-
-    Only flat dicts qualify: values that are text, integers, booleans or lists of text.
-    An integer's or boolean's type is part of the key, so ``1`` and ``True`` (equal in
-    Python) differ; key order is kept, so the same dict in another order is another entry.
-    """
-    key: list[Any] = []
-    append = key.append
-    for item in spec.items():
-        kind = type(item[1])
-        if kind is str:
-            append(item)
-        elif kind is list:
-            value = item[1]
-            for element in value:
-                if type(element) is not str:
-                    return None
-            append((item[0], tuple(value)))
-        elif kind is int or kind is bool:
-            append((item[0], kind, item[1]))
-        else:
-            return None
-    return tuple(key)
 
 
 def _call_plugin_code(plugin: str, what: str, function: Callable[[], Any]) -> Any:
