@@ -6,13 +6,16 @@ Prints one table row per measurement, with its budget (if it has one) and PASS/F
 Budgets are judged on CPU time, which other processes on a busy machine do not
 inflate (on an idle machine it is close to wall time):
 
-- a fresh process that imports tcfg, loads every installed plugin and builds one tag
-  target (the first of ``tcfg.list_tags()``, or ``llvm`` when no tag is installed),
-  against ``python -c pass``: medians of ``--runs`` runs each, run alternately, of the
-  child's CPU time (user + system, from ``getrusage``; budget 4x) and, for
-  information, of wall time. Both run with a private bytecode cache
-  (``PYTHONPYCACHEPREFIX``, with ``PYTHONDONTWRITEBYTECODE`` removed) warmed by one
-  untimed run, as an installed wheel would have compiled bytecode;
+- fresh processes against ``python -c pass`` (medians of ``--runs`` runs each, run
+  round-robin, of the child's CPU time, user + system from ``getrusage``, and for
+  information of wall time; each with a private bytecode cache, ``PYTHONPYCACHEPREFIX``
+  with ``PYTHONDONTWRITEBYTECODE`` removed, warmed by one untimed run, as an installed
+  wheel would have compiled bytecode): one that imports tcfg, builds one AArch64 target
+  from a dict and reads a feature (budget 3x); one that imports tcfg, loads every
+  installed plugin and builds one tag target (the first of ``tcfg.list_tags()``, or
+  ``llvm`` when no tag is installed; budget 4x); and per installed plugin, its load cost:
+  a process that loads only it (``TCFG_LOAD_PLUGINS``) and builds an ``llvm`` target,
+  without and with listing tags, less the same with no plugin;
 - microseconds of CPU time (``time.process_time``) per call, best of ``--repeat``
   timed loops of :data:`CALLS` calls (garbage collection off during each loop, as
   :mod:`timeit` does): a Target from a string that is new each call (distinct
@@ -54,8 +57,14 @@ DICT_SPEC: dict[str, Any] = {
     "mcpu": "cortex-a72",
     "mattr": ["+neon"],
 }
-#: What the fresh process runs: import, load every plugin, build one tag target.
+#: What the fresh processes run: import, load every plugin, build one tag target ...
 CHILD = "import tcfg\ntags = tcfg.list_tags()\ntcfg.Target(tags[0] if tags else 'llvm')\n"
+#: ... and import, build one AArch64 target from a dict, read a feature (issue 15's measure).
+START_CHILD = f"import tcfg\ntcfg.Target({DICT_SPEC!r}).features.neon\n"
+#: What a plugin's load cost is measured with (``TCFG_LOAD_PLUGINS`` naming it, or none):
+#: the registry's load alone, and with the tags.
+LOAD_CHILD = "import tcfg\ntcfg.Target('llvm')\n"
+TAGS_CHILD = "import tcfg\ntcfg.list_tags()\n"
 #: The tag the in-process rows register when no installed plugin provides one.
 FALLBACK_TAG = "bench/aarch64-board"
 #: Calls per timed loop: short loops, so that the best of many dodges other processes' noise.
@@ -74,43 +83,56 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Startup:
-    """Medians over the fresh processes, in ms: wall time and CPU time (user + system)."""
+class Child:
+    """A fresh process to time: its code and the environment variables it adds."""
 
-    bare_wall: float
-    full_wall: float
-    bare_cpu: float
-    full_cpu: float
+    code: str
+    env: tuple[tuple[str, str], ...] = ()
 
 
-def fresh_processes(runs: int) -> Startup:
-    """Time ``python -c pass`` and :data:`CHILD`, ``runs`` times each, alternately."""
+@dataclass(frozen=True)
+class Timing:
+    """Medians over the fresh processes of one child, in ms: wall time and CPU time (user + system)."""
+
+    wall: float
+    cpu: float
+
+
+def fresh_processes(children: dict[str, Child], runs: int) -> dict[str, Timing]:
+    """Time each child ``runs`` times, round-robin (so that load from elsewhere hits all alike).
+
+    Every child runs with a private bytecode cache (``PYTHONPYCACHEPREFIX``, with
+    ``PYTHONDONTWRITEBYTECODE`` removed) warmed by one untimed run, as an installed wheel
+    would have compiled bytecode.
+    """
     with tempfile.TemporaryDirectory(prefix="tcfg-bench-pyc-") as cache:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = cache
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        base["PYTHONPYCACHEPREFIX"] = cache
 
-        def once(code: str) -> tuple[float, float]:
+        def once(child: Child) -> tuple[float, float]:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            subprocess.run([sys.executable, "-c", child.code], env={**base, **dict(child.env)}, check=True)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
             return wall * 1e3, cpu * 1e3
 
-        once("pass")
-        once(CHILD)
-        bare: list[tuple[float, float]] = []
-        full: list[tuple[float, float]] = []
+        for child in children.values():
+            once(child)
+        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in children}
         for _ in range(runs):
-            bare.append(once("pass"))
-            full.append(once(CHILD))
-    return Startup(
-        statistics.median(w for w, _ in bare),
-        statistics.median(w for w, _ in full),
-        statistics.median(c for _, c in bare),
-        statistics.median(c for _, c in full),
-    )
+            for name, child in children.items():
+                samples[name].append(once(child))
+    return {
+        name: Timing(statistics.median(w for w, _ in got), statistics.median(c for _, c in got))
+        for name, got in samples.items()
+    }
+
+
+def installed_plugins() -> list[str]:
+    """The names of the plugins the environment lets load (the core aside), in load order."""
+    return [r.name for r in tcfg.plugins() if r.status == "loaded" and r.name != "core"]
 
 
 def best_us(make_items: Callable[[int], Sequence[Any]], call: Callable[[Any], object], repeat: int) -> float:
@@ -148,22 +170,45 @@ def tag_for_bench() -> str:
 def measure(runs: int, repeat: int) -> list[Row]:
     """Every row of the table."""
     rows: list[Row] = []
-    startup = fresh_processes(runs)
-    ratio = startup.full_cpu / startup.bare_cpu
-    rows.append(
-        Row(
-            f"fresh process vs python -c pass, CPU time (median of {runs})",
-            f"{startup.full_cpu:.1f} ms vs {startup.bare_cpu:.1f} ms = {ratio:.2f}x",
-            "<= 4x",
-            ratio <= 4.0,
+    plugins = installed_plugins()
+    only = "TCFG_LOAD_PLUGINS"
+    children = {"bare": Child("pass"), "start": Child(START_CHILD), "full": Child(CHILD)}
+    for count in range(len(plugins) + 1):  # the core, then one more plugin each, in load order
+        loaded = ",".join(plugins[:count])
+        children[f"load {count}"] = Child(LOAD_CHILD, ((only, loaded),))
+        children[f"tags {count}"] = Child(TAGS_CHILD, ((only, loaded),))
+    timed = fresh_processes(children, runs)
+    bare = timed["bare"]
+    for key, what, budget in (
+        ("start", "import, one AArch64 target from a dict, one feature", 3.0),
+        ("full", "import, load every plugin and its tags, one tag target", 4.0),
+    ):
+        ratio = timed[key].cpu / bare.cpu
+        rows.append(
+            Row(
+                f"fresh process ({what}) vs python -c pass, CPU (median of {runs})",
+                f"{timed[key].cpu:.1f} ms vs {bare.cpu:.1f} ms = {ratio:.2f}x",
+                f"<= {budget:g}x",
+                ratio <= budget,
+            )
         )
-    )
-    rows.append(
-        Row(
-            f"fresh process vs python -c pass, wall time (median of {runs})",
-            f"{startup.full_wall:.1f} ms vs {startup.bare_wall:.1f} ms = {startup.full_wall / startup.bare_wall:.2f}x",
+        rows.append(
+            Row(
+                f"  the same, wall time (median of {runs})",
+                f"{timed[key].wall:.1f} ms vs {bare.wall:.1f} ms = {timed[key].wall / bare.wall:.2f}x",
+            )
         )
-    )
+    core_load, core_tags = timed["core load"].cpu, timed["core tags"].cpu
+    rows.append(Row("fresh process loading the core alone (no plugin), CPU", f"{core_load:.1f} ms"))
+    for name in plugins:
+        load = timed[f"{name} load"].cpu - core_load
+        tags = timed[f"{name} tags"].cpu - core_tags
+        rows.append(
+            Row(
+                f"  plugin {name}: load cost over the core, without / with its tags, CPU",
+                f"{load:+.1f} ms / {tags:+.1f} ms",
+            )
+        )
 
     from tcfg._engine_registry import default_registry
 
