@@ -327,6 +327,19 @@ def clang_answers(cpus: dict[str, bool], ignored: Sequence[str]) -> dict[str, tu
     return answers
 
 
+def frontend_implies(feature: str, only64: bool) -> list[str]:
+    """What clang's frontend turns on with ``-target-feature +feature`` beyond the feature itself.
+
+    Measured on ``-march=i386`` (``x86-64`` for a 64-bit-only feature). It can be more than
+    LLVM's implication: the frontend also turns on ``crc32`` and ``popcnt`` with
+    ``sse4.2``, and ``xsave`` with ``avx``, unless they are explicitly disabled.
+    """
+    triple, march = (TRIPLE64, "-march=x86-64") if only64 else (TRIPLE32, "-march=i386")
+    base = clang_features(triple, [march]) or []
+    expanded = clang_features(triple, [march, "-Xclang", "-target-feature", "-Xclang", f"+{feature}"]) or []
+    return sorted(set(expanded) - set(base) - {feature})
+
+
 def likeness(cpu: str, other: str) -> int:
     """How many leading characters ``cpu`` and ``other`` share once ``-`` and ``_`` are dropped."""
     a, b = (name.replace("-", "").replace("_", "") for name in (cpu, other))
@@ -426,6 +439,8 @@ def generate() -> dict[str, Any]:
                 | {b for b in ignored if b in (from_clang or ())}
             )
 
+    clang_implied = {feat: frontend_implies(feat, feat in only64) for feat in isa if feat != "64bit"}
+
     is64 = {cpu: _emits_64bit(cpu) for cpu in cpus}
     jobs = []
     for cpu in cpus:
@@ -478,6 +493,8 @@ def generate() -> dict[str, Any]:
     features = {}
     for feat in isa:
         features[feat] = {"doc": descriptions[feat], "implies": implied[feat]}
+        if feat in clang_implied:
+            features[feat]["clang_implies"] = clang_implied[feat]
     return {
         "schema": 1,
         "generated_by": "plugins/x86/scripts/gen_llvm_data.py",
@@ -506,6 +523,9 @@ def generate() -> dict[str, Any]:
             "else (generic) x86-64, or i386 for clang_cpu_32bit",
             "cpus.clang_add/clang_remove": "features clang is told explicitly (-Xclang -target-feature) because its "
             "CPU table for clang_cpu lacks them (add) or has them beyond this CPU (remove)",
+            "features.clang_implies": "what clang-22's frontend turns on with -target-feature +F beyond F, on "
+            "-march=i386 (x86-64 for 64-bit-only features): LLVM's implications plus the frontend's own "
+            "defaults (crc32 and popcnt with sse4.2, xsave with avx) that the backend does not imply",
             "cpus.llc_add": "features llc is told explicitly (-mattr=+F) because LLVM's backend definition of X "
             "lacks them (clang's table has them: sgx, kl, widekl, invpcid, mmx)",
             "march_twins": "for each CPU clang refuses as -march, the CPUs it accepts whose LLVM feature sets "

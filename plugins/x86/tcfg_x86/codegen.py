@@ -105,6 +105,19 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
             f"clang gets {','.join(clang_extra)} explicitly: its CPU table lacks what LLVM's backend definition "
             f"of {cpu} gives it"
         )
+    # clang's frontend turns on more with +F than LLVM's -mattr does (popcnt with sse4.2,
+    # xsave with avx, mmx with sse): clang is told to leave those off again.
+    named = {item[1:] for item in resolved.mattr} | {item[1:] for item in clang_extra if item[0] == "-"}
+    frontend_only = sorted(
+        {f for item in resolved.mattr if item[0] == "+" for f in tables().clang_implies.get(item[1:], ())}
+        - resolved.isa
+        - named
+    )
+    if frontend_only:
+        notes.append(
+            f"clang gets -{',-'.join(frontend_only)} explicitly: its frontend turns them on with "
+            f"{','.join(i for i in resolved.mattr if i[0] == '+')}, LLVM's -mattr does not"
+        )
     return X86Codegen(
         triple=triple,
         cpu=cpu,
@@ -116,5 +129,5 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
         preferred_vector_width=resolved.preferred_width,
         vector_width_source=resolved.width_source,
         clang_cpu=clang_cpu if clang_cpu != cpu else None,
-        clang_features=(*clang_extra, *features),
+        clang_features=(*clang_extra, *features, *(f"-{f}" for f in frontend_only)),
     )

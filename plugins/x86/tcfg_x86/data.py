@@ -52,6 +52,9 @@ class Tables:
 
     ``march_twins`` maps each CPU clang refuses as ``-march`` (``generic``, ``skylake_avx512``)
     to the CPUs clang accepts whose LLVM feature set is the same, sorted by name (possibly none).
+    ``clang_implies`` is what clang's frontend turns on with ``+F`` (LLVM's implications plus
+    its own defaults: ``crc32``/``popcnt`` with ``sse4.2``, ``xsave`` with ``avx``, ``mmx``
+    with ``sse``).
     """
 
     cpus: Mapping[str, CpuEntry]
@@ -65,6 +68,7 @@ class Tables:
     undetermined: Mapping[str, tuple[str, ...]]
     cpuinfo_flags: Mapping[str, tuple[str, ...]]
     march_twins: Mapping[str, tuple[str, ...]]
+    clang_implies: Mapping[str, frozenset[str]]
 
     def closure(self, feature: str) -> frozenset[str]:
         """``feature`` and everything it implies."""
@@ -125,4 +129,5 @@ def tables() -> Tables:
         undetermined={cpu: tuple(feats) for cpu, feats in raw["undetermined"].items()},
         cpuinfo_flags={flag: tuple(feats) for flag, feats in flags.items()},
         march_twins={cpu: tuple(twins) for cpu, twins in raw["march_twins"].items()},
+        clang_implies={name: frozenset(entry.get("clang_implies", ())) for name, entry in raw["features"].items()},
     )

@@ -224,3 +224,22 @@ def test_llvm_takes_the_cpu_dispatch_spelling(
     asm = make(f"{T64} -mcpu={cpu}").codegen().emit_assembly(LOOP)
     assert "%ymm" in asm
     assert "not a recognized processor" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("spec", "extra"),
+    [
+        ("llvm -mtriple=x86_64-linux-gnu -mcpu=generic -mattr=+avx512f", ["-crc32", "-popcnt", "-xsave"]),
+        ("llvm -mtriple=i686-linux-gnu -mcpu=i386 -mattr=+sse4.2", ["-crc32", "-mmx", "-popcnt"]),
+        ("llvm -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=+avx512f", []),
+    ],
+)
+def test_clang_is_told_to_leave_off_what_only_its_frontend_turns_on(make, spec: str, extra: list[str]) -> None:
+    """Defect: clang's frontend turns on popcnt and crc32 with sse4.2, xsave with avx, mmx with sse; -mattr does not."""
+    t = make(spec)
+    for feature in extra:
+        assert t.features[feature[1:]] is False
+    flags = t.codegen().clang_flags()
+    items = [flags[i + 2] for i, f in enumerate(flags) if f == "-target-feature"]
+    plus = max(i for i, item in enumerate(items) if item.startswith("+"))
+    assert items[plus + 1 :] == extra
