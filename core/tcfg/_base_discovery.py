@@ -7,7 +7,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -25,8 +24,7 @@ def _names(value: str) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A plugin to load: its entry-point name, distribution, version and loader."""
 
     name: str
@@ -35,8 +33,7 @@ class Candidate:
     load: Callable[[], object]
 
 
-@dataclass(frozen=True)
-class Skipped:
+class Skipped(NamedTuple):
     """An installed plugin the environment disabled, and which variable did it."""
 
     name: str

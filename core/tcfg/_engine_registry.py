@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
@@ -70,8 +70,7 @@ class PluginRecord:
         }
 
 
-@dataclass(frozen=True)
-class TagEntry:
+class TagEntry(NamedTuple):
     """A registered tag: its canonical config, the target it builds, and its provenance."""
 
     name: str
@@ -86,17 +85,19 @@ class _PluginFailure(Exception):
     """A plugin's registration was refused; the message says why."""
 
 
-@dataclass
 class _Stage:
     """One plugin's registrations, held until they are all valid."""
 
-    plugin: str
-    kinds: list[TargetKind] = field(default_factory=list)
-    cpu_parsers: list[CpuParser] = field(default_factory=list)
-    compilers: list[Compiler] = field(default_factory=list)
-    features: list[Feature] = field(default_factory=list)
-    components: dict[Role, list[Component]] = field(default_factory=lambda: {role: [] for role in ROLES})
-    tags: list[tuple[str, Any, str, str]] = field(default_factory=list)
+    __slots__ = ("compilers", "components", "cpu_parsers", "features", "kinds", "plugin", "tags")
+
+    def __init__(self, plugin: str) -> None:
+        self.plugin = plugin
+        self.kinds: list[TargetKind] = []
+        self.cpu_parsers: list[CpuParser] = []
+        self.compilers: list[Compiler] = []
+        self.features: list[Feature] = []
+        self.components: dict[Role, list[Component]] = {role: [] for role in ROLES}
+        self.tags: list[tuple[str, Any, str, str]] = []
 
 
 class Registry:

@@ -26,8 +26,7 @@ functions that use them, never at module import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 import pluggy
 
@@ -42,8 +41,7 @@ if TYPE_CHECKING:
 hookspec = pluggy.HookspecMarker("tcfg")
 
 
-@dataclass(frozen=True)
-class TagSpec:
+class TagSpec(NamedTuple):
     """A tag as a plugin declares it: its name, target config, one-line description and sources.
 
     ``config`` is a target dict or string (possibly naming another tag); ``description``
