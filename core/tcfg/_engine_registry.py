@@ -122,11 +122,11 @@ class Registry:
         self._environ = environ
         self._strict = strict
         self._lock = threading.RLock()
-        self._loaded = self._loading = False
-        self._tags_loaded = self._tags_loading = False
+        self._running: set[str] = set()  # the loading steps under way (see _load_once)
         self._reset()
 
     def _reset(self) -> None:
+        self._loaded = self._tags_loaded = False
         self._pm = pluggy.PluginManager("tcfg")
         self._pm.add_hookspecs(hookspecs)
         self._kinds: dict[str, TargetKind] = {}
@@ -149,42 +149,37 @@ class Registry:
     # -- loading ---------------------------------------------------------------------
 
     def _ensure(self) -> None:
-        if self._loaded:
-            return
-        with self._lock:
-            if self._loaded or self._loading:
-                return
-            self._loading = True
-            try:
-                self._load()
-                self._loaded = True
-            except BaseException:
-                self._reset()
-                raise
-            finally:
-                self._loading = False
+        """Load every plugin's registrations but its tags, once."""
+        if not self._loaded:
+            self._load_once("_loaded", self._load)
 
     def _ensure_tags(self) -> None:
         """Load everything, tags included (tags are registered and built on the first query that needs them).
 
         A plugin one of whose tags is invalid loses all its registrations then, as at load.
         """
-        if self._tags_loaded:
-            return
-        self._ensure()
+        if not self._tags_loaded:
+            self._ensure()
+            self._load_once("_tags_loaded", self._load_tags)
+
+    def _load_once(self, flag: str, load: Callable[[], None]) -> None:
+        """Run ``load`` once, under the lock, and then set the attribute ``flag``.
+
+        A query made while ``load`` runs (a tag naming another tag) returns at once and
+        sees what is loaded so far; if ``load`` raises, the registry is reset to unloaded.
+        """
         with self._lock:
-            if self._tags_loaded or self._tags_loading:
+            if getattr(self, flag) or flag in self._running:
                 return
-            self._tags_loading = True
+            self._running.add(flag)
             try:
-                self._load_tags()
-                self._tags_loaded = True
+                load()
+                setattr(self, flag, True)
             except BaseException:
                 self._reset()
-                self._loaded = False
                 raise
             finally:
-                self._tags_loading = False
+                self._running.discard(flag)
 
     def _is_strict(self) -> bool:
         if self._strict is not None:
