@@ -270,3 +270,31 @@ def test_building_from_a_kind_registers_no_tag() -> None:
     assert calls == ["tags"]
     assert registry.list_tags("tagging/") == ["tagging/board"]
     assert calls == ["tags"]
+
+
+def test_a_cpu_parser_whose_features_raise_fails_only_its_plugin() -> None:
+    """A parser computes its declared features at load (from its tables); if that raises, its plugin fails."""
+    from tcfg.plugin import CpuParser
+
+    class Broken(CpuParser):
+        name = "broken"
+        arches = ("mips",)
+        claims_cpu = cpu_names = parse = None  # type: ignore[assignment]
+
+        @property
+        def features(self) -> Any:  # type: ignore[override]
+            raise KeyError("extensions")
+
+    class BrokenPlugin:
+        tcfg_plugin_name = "broken"
+
+        @hookimpl
+        def tcfg_register_cpu_parsers(self, register: Any) -> None:
+            register(Broken())
+
+    with pytest.warns(tcfg.PluginWarning, match=r"'broken'.*CpuParser.features raised KeyError: 'extensions'"):
+        reg = tcfg.Registry(plugins=[BrokenPlugin(), ToyCpuPlugin()], autoload=False)
+        assert "toy" in [r.name for r in reg.plugins() if r.status == "loaded"]
+    assert [r.status for r in reg.plugins() if r.name == "broken"] == ["failed"]
+    assert tcfg.Target("llvm -mtriple=mips-linux-gnu", registry=reg).keys == ("cpu",)
+    assert tcfg.Target("llvm -mtriple=riscv64", registry=reg).keys == ("toy_cpu", "cpu")

@@ -297,7 +297,8 @@ class Registry:
                 if ("CPU architecture", arch) in seen:
                     raise _PluginFailure(f"claims the CPU architecture {arch!r} twice")
                 seen.add(("CPU architecture", arch))
-            declared += parser.features
+            # A CPU parser may compute its features (from its tables): its failure is the plugin's.
+            declared += _call_plugin_code(plugin, "CpuParser.features", partial(_features_of, parser))
         for compiler in stage.compilers:
             declared += getattr(compiler, "features", ())
         for role, components in stage.components.items():
@@ -617,6 +618,10 @@ class Registry:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
         self._ensure()
         return self._compilers
+
+
+def _features_of(parser: CpuParser) -> list[Feature]:
+    return list(parser.features)
 
 
 def _call_plugin_code(plugin: str, what: str, function: Callable[[], Any]) -> Any:
