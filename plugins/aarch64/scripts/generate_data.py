@@ -41,6 +41,14 @@ A64_TRIPLE = "aarch64-linux-gnu"
 ARM_TRIPLE = "arm-none-eabihf"
 A64_ARCHES = [f"8.{i}" for i in range(10)] + [f"9.{i}" for i in range(8)]
 ARM_ARCHES = (
+    "armv4",
+    "armv4t",
+    "armv5t",
+    "armv5te",
+    "armv6",
+    "armv6k",
+    "armv6kz",
+    "armv6t2",
     "armv6-m",
     "armv7-m",
     "armv7e-m",
@@ -429,11 +437,20 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             llc[c] = backend.sets(f"{raw[c]['triple_arch']}-none-eabihf", [(c, ())], "arm")[0]
     abi = "-mfloat-abi=softfp"
     arch_fs: dict[str, tuple[str, Fs]] = {}
+    arch_cpu: dict[str, str] = {}  # clang's -march picks a CPU (armv7e-m: cortex-m4)
     for arch in ARM_ARCHES:
         got = clang.attrs([t, f"-march={arch}", abi])
         if got is not None:
             triple = clang.cc1_triple(["--target=arm-none-eabi", f"-march={arch}"]).split("-", 1)[0]
             arch_fs[arch] = (triple, got[1])
+            arch_cpu[arch] = got[0]
+    # -mcpu=X+ext: clang applies the extension to the CPU (its FPU, its architecture), so
+    # each CPU gets its own table
+    cpu_pairs = [(c, m) for c in names for e in clang.arm_extension_names() for m in (e, f"no{e}")]
+    cpu_mod_fs = dict(
+        zip(cpu_pairs, _pmap(lambda p: clang.attrs([t, f"-mcpu={p[0]}+{p[1]}", abi]), cpu_pairs), strict=True)
+    )
+    cpu_base_fs = {c: clang.must([t, f"-mcpu={c}", abi])[1] for c in names}
     ext_names = clang.arm_extension_names()
     docs = clang.extensions("arm-none-eabi")
     pairs = [(a, m) for a in arch_fs for e in ext_names for m in (e, f"no{e}")]
@@ -456,6 +473,7 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
     )
     seen = [r["hard"] for r in raw.values()] + [fs for _, fs in arch_fs.values()]
     seen += [g[1] for g in mod_fs.values() if g is not None] + list(top_fs.values())
+    seen += [g[1] for g in cpu_mod_fs.values() if g is not None]
     seeds = {f for fs in seen for f in _positive(fs)}
     graph = Graph(_implications(backend, "thumbv7-none-eabi", "arm", "generic", seeds))
     hw = _hardware(graph, seen)
@@ -466,6 +484,26 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
         return graph.apply(start & hw, items) & hw
 
     generic_llc = {a: backend.sets(f"{tr}-none-eabi", [("generic", ())], "arm")[0] for a, (tr, _fs) in arch_fs.items()}
+    arch_start = {a: llc[c] if c in llc else generic_llc[a] for a, c in arch_cpu.items()}
+
+    def cpu_table(name: str) -> dict[str, Any]:
+        base = closed(llc[name], cpu_base_fs[name])
+        table: dict[str, Any] = {}
+        for ext in ext_names:
+            plus, minus = cpu_mod_fs[(name, ext)], cpu_mod_fs[(name, f"no{ext}")]
+            if plus is None and minus is None:
+                continue
+            entry: dict[str, Any] = {}
+            if plus is not None:
+                entry["adds"] = sorted(closed(llc[name], plus[1]) - base)
+            if minus is not None:
+                after = closed(llc[name], minus[1])
+                gone = base - after
+                entry["removes"] = sorted(gone.union(*(graph.implied_by.get(f, set()) for f in gone)) & hw)
+                entry["no_adds"] = sorted(after - base)
+            table[ext] = entry
+        return table
+
     cpus: dict[str, Any] = {}
     drops: dict[str, set[str]] = {}
     for name, r in raw.items():
@@ -482,11 +520,12 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             "llc_features": sorted(llc[name] & hw),
             "clang": _hw_items(r["hard"], hw),
             "soft_drops": sorted(hard - soft),
+            "extensions": cpu_table(name),
         }
         drops.setdefault(profile, set()).update(hard - soft)
     arches: dict[str, Any] = {}
     for arch, (triple, fs) in arch_fs.items():
-        feats = closed(generic_llc[arch], fs)
+        feats = closed(arch_start[arch], fs)
         table: dict[str, Any] = {}
         for ext in ext_names:
             plus, minus = mod_fs[(arch, ext)], mod_fs[(arch, f"no{ext}")]
@@ -494,12 +533,12 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
                 continue
             entry: dict[str, Any] = {}
             if plus is not None:
-                entry["adds"] = sorted(closed(generic_llc[arch], plus[1]) - feats)
+                entry["adds"] = sorted(closed(arch_start[arch], plus[1]) - feats)
             if minus is not None:
-                after = closed(generic_llc[arch], minus[1])
-                full = closed(generic_llc[arch], top_fs[arch])
+                after = closed(arch_start[arch], minus[1])
+                full = closed(arch_start[arch], top_fs[arch])
                 top_after = rem_fs.get((arch, ext))
-                gone = full - closed(generic_llc[arch], top_after[1]) if top_after is not None else set()
+                gone = full - closed(arch_start[arch], top_after[1]) if top_after is not None else set()
                 entry["removes"] = sorted((feats - after) | gone)
                 entry["no_adds"] = sorted(after - feats)
             table[ext] = entry
@@ -507,19 +546,31 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             "profile": _profile(arch),
             "triple_arch": triple,
             "features": sorted(feats),
-            "llc_features": sorted(generic_llc[arch] & hw),
+            "llc_features": sorted(arch_start[arch] & hw),
+            "clang_cpu": arch_cpu[arch],
             "clang": _hw_items(fs, hw),
             "extensions": table,
         }
     fpus: dict[str, str] = {}
     for name, cpu in cpus.items():
         fpus.setdefault(",".join(f for f in cpu["features"] if FP_FEATURE.match(f)), raw[name]["fpu"])
+    # an FPU with features taken away by -mattr still gets a name from the printer
+    takes = [(c, neg) for c in names if raw[c]["fpu"] != "none" for neg in ("-fp64", "-d32", "-neon")]
+
+    def taken(pair: tuple[str, str]) -> tuple[frozenset[str], str] | None:
+        args = [t, f"-mcpu={pair[0]}", "-mfloat-abi=hard", "-Xclang", "-target-feature", "-Xclang", pair[1]]
+        got = clang.attrs(args)
+        return None if got is None else (closed(llc[pair[0]], got[1]), _fpu_of(clang, args))
+
+    for found in _pmap(taken, takes):
+        if found is not None:
+            fpus.setdefault(",".join(sorted(f for f in found[0] if FP_FEATURE.match(f))), found[1])
     for fpu in FPU_NAMES:
         for march in ("armv7-a", "armv8.1-m.main"):
             args = [t, f"-march={march}", f"-mfpu={fpu}", "-mfloat-abi=hard"]
             got = clang.attrs(args)
             if got is not None:
-                feats = closed(generic_llc[march], got[1])
+                feats = closed(arch_start[march], got[1])
                 fpus.setdefault(",".join(sorted(f for f in feats if FP_FEATURE.match(f))), _fpu_of(clang, args))
     return {
         "llvm_features": backend_names,

@@ -92,7 +92,7 @@ def codegen_for(target: Target) -> LLVMCodegen:
     attrs = target.attrs
     res = resolve_target(attrs, None if attrs.get("mtriple") is None else arch_family(attrs["mtriple"]))
     triple, notes = _triple(res, attrs.get("mtriple"))
-    cpu = res.cpu.name if res.cpu is not None else "generic"
+    cpu = res.codegen_cpu
     llc = llc_features(res)
     clang = clang_features(res)
     float_abi = None

@@ -57,6 +57,8 @@ class Resolved:
     float_abi_why: str
     triple_arch: str
     passthrough: tuple[str, ...] = ()
+    #: The CPU the flags name: the given one, else the one clang's -march picks, else generic.
+    codegen_cpu: str = "generic"
 
 
 def split_mods(text: str) -> tuple[str, list[str]]:
@@ -211,6 +213,7 @@ def resolve(
         if name != "generic":
             cpu = _cpu(family, name, "-mcpu")
     arch: ArchTable | None = None
+    codegen_cpu = cpu.name if cpu is not None else "generic"
     if march is not None:
         arch_name, arch_mods = split_mods(march)
         arch = _arch(family, arch_name)
@@ -239,7 +242,8 @@ def resolve(
         start_why = f"-mcpu={cpu.name}{alias} ({label}) has it by default"
         state = _State(family, cpu.profile, cpu.features)
         start_features = cpu.features
-        state.frontend = cpu.clang_on
+        if family.name == "aarch64":
+            state.frontend = cpu.clang_on  # 32-bit Arm CPUs have measured tables of their own
         arch_label, version, profile, triple_arch = cpu.arch, cpu.arch_version, cpu.profile, cpu.triple_arch
     elif family.generic is not None:
         generic = family.generic
@@ -257,31 +261,39 @@ def resolve(
         start_features = arch.features
         arch_label, version, profile, triple_arch = arch.name, arch.version, arch.profile, arch.triple_arch
     if cpu_mods:
-        if family.name == "arm":
-            home = family.arches.get(cpu.arch if cpu is not None else arch_label)
+        if family.name == "arm" and cpu is not None:
+            table = cpu.extensions
+        elif family.name == "arm":
+            home = family.arches.get(arch_label)
             table = home.extensions if home is not None else {}
         else:
             table = family.extensions
         for mod in cpu_mods:
             state.modifier(mod, f"-mcpu={mcpu}", table, version, arch_label)
-    for item in mattr:
-        state.mattr(item)
     if cpu is not None:
         baseline, llc_baseline = cpu.features, cpu.llc_features
     elif family.generic is not None:
         baseline, llc_baseline = family.generic.features, family.generic.llc_features
     else:
         home = arch if arch is not None else _default_arch(family, triple)
-        baseline, llc_baseline = home.features, home.llc_features
+        picked = family.cpus.get(home.clang_cpu)
+        if picked is not None:  # clang's -march=armv7e-m compiles for cortex-m4: so do the flags
+            baseline, llc_baseline = picked.features, picked.llc_features
+        else:
+            baseline, llc_baseline = home.features, home.llc_features
+        codegen_cpu = "generic" if mcpu is not None else home.clang_cpu
     if family.name == "aarch64":
         abi, abi_why = _aarch64_abi(float_abi)
-        if march is None and mattr:
-            version = _a64_version(family, state.features, version)
-            arch_label = f"armv{version}-a" if not version.endswith(".0") else f"armv{version[:-2]}-a"
-            if profile == "r":
-                arch_label = "armv8-r"
     else:
+        # the float ABI acts on clang's feature string, which -mattr then follows
         abi, abi_why = _arm_abi(family, state, cpu, float_abi, triple, profile, baseline)
+    for item in mattr:
+        state.mattr(item)
+    if family.name == "aarch64" and march is None and mattr:
+        version = _a64_version(family, state.features, version)
+        arch_label = f"armv{version}-a" if not version.endswith(".0") else f"armv{version[:-2]}-a"
+        if profile == "r":
+            arch_label = "armv8-r"
     return Resolved(
         family,
         cpu,
@@ -299,6 +311,7 @@ def resolve(
         abi_why,
         triple_arch,
         tuple(state.passthrough),
+        codegen_cpu,
     )
 
 

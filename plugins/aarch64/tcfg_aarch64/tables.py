@@ -46,6 +46,8 @@ class CpuEntry:
     soft_drops: frozenset[str] = frozenset()
     #: The hardware features clang's own (frontend) table has on: ``+noext`` turns off only these.
     clang_on: frozenset[str] = frozenset()
+    #: 32-bit Arm: what ``-mcpu=X+ext`` does to this CPU (clang applies it to the CPU's own FPU).
+    extensions: dict[str, Ext] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class ArchTable:
     clang: tuple[str, ...] = ()
     llc_features: frozenset[str] = frozenset()
     extensions: dict[str, Ext] = field(default_factory=dict)
+    #: The CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic.
+    clang_cpu: str = "generic"
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,7 @@ def arm() -> Family:
             fpu=c["fpu"],
             soft_drops=frozenset(c["soft_drops"]),
             clang_on=_on(c["clang"]),
+            extensions={e: _ext(x) for e, x in c["extensions"].items()},
         )
         for name, c in raw["cpus"].items()
     }
@@ -218,6 +223,7 @@ def arm() -> Family:
             clang=tuple(a["clang"]),
             llc_features=frozenset(a["llc_features"]),
             extensions={e: _ext(x) for e, x in a["extensions"].items()},
+            clang_cpu=a["clang_cpu"],
         )
         for name, a in raw["arches"].items()
     }
