@@ -284,7 +284,7 @@ class _Tools:
             base = [f"-mtriple={triple}", f"-mcpu={cpu}"]
             good = {}
             for feat, insn in self.probes.items():
-                if feat not in self.hardware:
+                if feat not in self.exposed:  # compared with t.features, so only what tcfg reports
                     continue
                 # off: every other hardware feature on (so an instruction that another
                 # feature also allows, like SVE2.1's under SME2, does not count as a probe)
@@ -465,7 +465,7 @@ def _llc_itself(tools: _Tools, p: _Prepared, truth: frozenset[str]) -> tuple[int
         if written != p.features.get("fpu"):
             problems.append(f"{where}: llc-22 writes .fpu {written}, t.features.fpu is {p.features.get('fpu')!r}")
         uses_q = re.search(r"\bq\d+\b", asm) is not None
-        if uses_q != ("neon" in truth):
+        if uses_q != bool({"neon", "mve"} & truth):  # NEON's and MVE's vectors live in q registers
             problems.append(f"{where}: llc-22 {'uses' if uses_q else 'does not use'} q registers for a vector add")
     return checks, problems
 
