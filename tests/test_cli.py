@@ -468,6 +468,35 @@ def test_process_no_arguments_and_version() -> None:
     assert done.stderr.startswith("usage: tcfg")
     done = tcfg_process("--version")
     assert (done.returncode, done.stdout) == (0, f"tcfg-core {tcfg.__version__}\n")
+    assert tcfg_process("-V").stdout == done.stdout
+
+
+def test_process_output_that_cannot_be_written() -> None:
+    """Closed stdout and a full disk: one line on stderr, status 1; a reader that left early: quiet, status 0."""
+    command = [sys.executable, "-m", "tcfg", "kinds"]
+    env = {**os.environ, "TCFG_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    closed = subprocess.run(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        check=False,
+        preexec_fn=lambda: os.close(1),
+        text=True,
+        timeout=60,
+    )
+    assert (closed.returncode, closed.stderr) == (1, "tcfg: error: standard output is closed\n")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                command, stdout=full, stderr=subprocess.PIPE, env=env, check=False, text=True, timeout=60
+            )
+        assert (done.returncode, done.stderr) == (1, "tcfg: error: cannot write the output: No space left on device\n")
+    reader = subprocess.Popen([*command, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # the reader leaves before the first byte, as `| head -c0` would
+    assert reader.wait(timeout=60) == 0
+    assert reader.stderr.read() == b""
 
 
 def test_process_help_does_not_load_the_registry() -> None:

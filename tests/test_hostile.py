@@ -112,3 +112,16 @@ def test_threads_building_while_plugins_load_see_identical_results() -> None:
     assert not errors
     assert len(results) == 8 and all(r == results[0] for r in results)
     assert [r.status for r in reg.plugins()] == ["loaded"] * 4
+
+
+@pytest.mark.parametrize("digits", [20, 5000])
+def test_integers_past_64_bits_are_attribute_errors_in_every_form(digits: int) -> None:
+    """No ValueError from Python's digit limit, no value that cannot be printed back."""
+    big = "9" * digits
+    with pytest.raises(tcfg.AttributeValueError, match="64-bit"):
+        tcfg.Target(f"llvm -num-cores={big}")
+    with pytest.raises(tcfg.AttributeValueError, match="64-bit"):
+        tcfg.Target({"kind": "llvm", "num-cores": int(big) if digits < 4000 else 2**70})
+    with pytest.raises(tcfg.TargetError):
+        tcfg.Target(f'{{"kind": "llvm", "num-cores": {big}}}')
+    assert tcfg.Target(f"llvm -num-cores={2**63 - 1}").attrs["num-cores"] == 2**63 - 1

@@ -175,6 +175,8 @@ def _load_json(text: str) -> Any:
         raise TargetSyntaxError(
             f"JSON target {_short(text)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except ValueError:  # the one other ValueError of decoding: an integer past Python's limit on digits
+        raise TargetSyntaxError(f"JSON target {_short(text)!r} holds a number too long to read") from None
     except RecursionError:
         raise TargetSyntaxError(f"JSON target {_short(text)!r} nests too deeply") from None
 

@@ -46,7 +46,9 @@ class BuildContext(Protocol):
         """The nested target for ``spec`` (one level deeper)."""
 
 
-_INT_TEXT = re.compile(r"[+-]?[0-9]+\Z")
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,19}\Z")
+#: Integer attributes hold 64-bit signed values, as LLVM's and TVM's do.
+_INT64 = range(-(2**63), 2**63)
 #: Most values a :class:`String` remembers as matching its pattern (cleared whole when full).
 _MATCHED_LIMIT = 1024
 
@@ -146,12 +148,15 @@ class Integer(AttrType):
 
     def from_text(self, raw: RawValue, build: BuildContext) -> int:
         if not _INT_TEXT.match(raw.text):
-            raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
+            shown = raw.text if len(raw.text) <= 40 else f"{raw.text[:20]}... ({len(raw.text)} characters)"
+            raise InvalidValue(f"expects {self.description} (64-bit), got {shown!r}")
         return self.check(int(raw.text), build)
 
     def check(self, value: Any, build: BuildContext) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        if value not in _INT64:
+            raise InvalidValue(f"expects {self.description} (64-bit), got an integer of {value.bit_length()} bits")
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise InvalidValue(f"expects {self.description}, got {value}")
         return value

@@ -78,7 +78,7 @@ def _build_parser() -> _Parser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"tcfg-core {tcfg.__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"tcfg-core {tcfg.__version__}")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
     common = _Parser(add_help=False)
@@ -110,6 +110,9 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
 
     ``registry`` is the registry to query (default: the process-wide one).
     """
+    if sys.stdout is None:  # started with stdout closed (``tcfg tags >&-``)
+        _error_line("error: standard output is closed")
+        return 1
     parser = _build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
@@ -143,14 +146,25 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         _error_line(f"error: {exc}")
         return 2
     except BrokenPipeError:
-        # The reader went away (``tcfg tags | head``): stop quietly, like other Unix tools.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader went away (``tcfg tags | head``): it has what it wanted; stop quietly, like other Unix tools.
+        _silence_stdout()
+        return 0
+    except OSError as exc:  # stdout cannot take the output (``> /dev/full``)
+        _silence_stdout()
+        _error_line(f"error: cannot write the output: {exc.strerror or exc}")
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush has nothing left to fail on."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _error_line(message: str) -> None:
     """Write the first line of ``message`` to stderr as ``tcfg: <message>``."""
+    if sys.stderr is None:  # stderr closed too: nowhere to say it
+        return
     lines = message.strip().splitlines()
     sys.stderr.write(f"tcfg: {lines[0] if lines else message}\n")
 
