@@ -155,7 +155,7 @@ def test_host_argument_with_host_and_without_host(core: tcfg.Registry) -> None:
     assert plain.without_host() is plain
 
 
-def test_current_is_a_thread_local_stack(core: tcfg.Registry) -> None:
+def test_current_is_a_stack_per_thread(core: tcfg.Registry) -> None:
     a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
     b = tcfg.Target("c -mcpu=cortex-m4", registry=core)
     assert tcfg.Target.current() is None
@@ -170,6 +170,45 @@ def test_current_is_a_thread_local_stack(core: tcfg.Registry) -> None:
         assert tcfg.Target.current() is a
     assert tcfg.Target.current() is None
     assert seen == [None]
+
+
+def test_current_is_per_asyncio_task(core: tcfg.Registry) -> None:
+    """Two tasks each inside ``with t:`` see their own target, and nothing stays set afterwards."""
+    import asyncio
+
+    a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
+    b = tcfg.Target("c -mcpu=cortex-m4", registry=core)
+
+    async def inside(target: tcfg.Target, log: list[object]) -> None:
+        with target:
+            await asyncio.sleep(0)  # let the other task enter its block
+            log.append(tcfg.Target.current())
+            await asyncio.sleep(0)
+            log.append(tcfg.Target.current())
+
+    async def both() -> tuple[list[object], list[object]]:
+        first: list[object] = []
+        second: list[object] = []
+        await asyncio.gather(inside(a, first), inside(b, second))
+        return first, second
+
+    assert asyncio.run(both()) == ([a, a], [b, b])
+    assert tcfg.Target.current() is None
+
+
+def test_leaving_with_blocks_out_of_order_is_an_error(core: tcfg.Registry) -> None:
+    a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
+    b = tcfg.Target("c -mcpu=cortex-m4", registry=core)
+    a.__enter__()
+    b.__enter__()
+    with pytest.raises(tcfg.TargetError, match="out of order: the innermost is 'c -mcpu=cortex-m4'"):
+        a.__exit__(None, None, None)
+    assert tcfg.Target.current() is b  # the stack is as it was
+    b.__exit__(None, None, None)
+    a.__exit__(None, None, None)
+    assert tcfg.Target.current() is None
+    with pytest.raises(tcfg.TargetError, match="no block is open"):
+        a.__exit__(None, None, None)
 
 
 def test_specialization(reg: tcfg.Registry) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Mapping
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from tcfg._base_errors import TargetError
 from tcfg._base_features import Features, FeatureValue
 from tcfg._base_wiring import default_registry
 from tcfg._model_kind import attr_of
@@ -19,15 +20,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Target"]
 
-_context = threading.local()
 _PLAIN = (str, int, bool)  # attribute values that are their own JSON form
-
-
-def _stack() -> list[Target]:
-    stack: list[Target] | None = getattr(_context, "stack", None)
-    if stack is None:
-        stack = _context.stack = []
-    return stack
+#: The targets of the enclosing ``with target:`` blocks, innermost last. A context
+#: variable, so that threads and asyncio tasks each see their own.
+_current: ContextVar[tuple[Target, ...]] = ContextVar("tcfg_current_target", default=())
 
 
 class Target:
@@ -252,18 +248,23 @@ class Target:
     # -- context ---------------------------------------------------------------------
 
     def __enter__(self) -> Target:
-        _stack().append(self)
+        _current.set((*_current.get(), self))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        stack = _stack()
-        if stack and stack[-1] is self:
-            stack.pop()
+        stack = _current.get()
+        if not stack or stack[-1] is not self:
+            inner = f"the innermost is {str(stack[-1])!r}" if stack else "no block is open"
+            raise TargetError(
+                f"leaving the 'with' block of target {str(self)!r} out of order: {inner}; "
+                "blocks must close innermost first (the stack is left as it was)"
+            )
+        _current.set(stack[:-1])
 
     @staticmethod
     def current() -> Target | None:
-        """The target of the innermost ``with target:`` block in this thread, or None."""
-        stack = _stack()
+        """The target of the innermost ``with target:`` block in this thread or asyncio task, or None."""
+        stack = _current.get()
         return stack[-1] if stack else None
 
 
