@@ -200,6 +200,31 @@ def _preferred_width(job: tuple[str, str, str]) -> int:
     return 128 if re.search(r"\b(v?mulps|v?addps|vfmadd\w*ps)\b", asm) else 0
 
 
+#: Compare-and-swap twice the register width: LLVM emits cmpxchg16b (cmpxchg8b in 32-bit
+#: mode) only when its backend definition of the CPU has cx16 (cx8), else a library call.
+CMPXCHG = """
+define {t} @cas(ptr %p, {t} %a, {t} %b) {{
+  %r = cmpxchg ptr %p, {t} %a, {t} %b seq_cst seq_cst
+  %v = extractvalue {{ {t}, i1 }} %r, 0
+  ret {t} %v
+}}
+"""
+
+
+def _backend_cmpxchg(job: tuple[str, str]) -> list[str]:
+    """``cx16`` (64-bit CPUs) or ``cx8`` (32-bit ones) if LLVM's backend definition of the CPU has it.
+
+    LLVM's inline check ignores both, so they are read from the code it generates.
+    """
+    triple, cpu = job
+    llvm = _llvm()
+    machine = llvm.Target.from_triple(triple).create_target_machine(cpu=cpu, opt=2, reloc="pic", codemodel="small")
+    wide, feature, insn = ("i128", "cx16", "cmpxchg16b") if triple == TRIPLE64 else ("i64", "cx8", "cmpxchg8b")
+    module = llvm.parse_assembly(CMPXCHG.format(t=wide))
+    module.triple = triple
+    return [feature] if insn in str(machine.emit_assembly(module)) else []
+
+
 def _cpu_features(job: tuple[str, str, list[str]]) -> list[str]:
     triple, cpu, probe = job
     answers = _inlines(triple, [((cpu, f"+{f}"), (cpu, "")) for f in probe])
@@ -455,6 +480,8 @@ def generate() -> dict[str, Any]:
     cap_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c, "+avx512f") for c in cpus]
     caps = dict(zip(cpus, _parallel(cap_jobs, _preferred_width), strict=True))
 
+    cmpxchg_jobs = [(TRIPLE64 if is64[c] else TRIPLE32, c) for c in cpus]
+    backend_cmpxchg = dict(zip(cpus, _parallel(cmpxchg_jobs, _backend_cmpxchg), strict=True))
     answers = clang_answers(is64, ignored)
     llvm_sets = {
         cpu: frozenset(feats) | ({"64bit"} if is64[cpu] else set()) for cpu, feats in zip(cpus, probed, strict=True)
@@ -471,7 +498,7 @@ def generate() -> dict[str, Any]:
         if cpu in answers:
             entry["clang_source"], expanded = answers[cpu]
             from_clang = set(ignored) & set(expanded)
-            have |= from_clang
+            have |= from_clang | set(backend_cmpxchg[cpu])
             extra = sorted(set(expanded) - have - set(ignored) - {"64bit"})
             missing = sorted(have - set(expanded) - {"64bit"})
             if extra or missing:
@@ -487,8 +514,9 @@ def generate() -> dict[str, Any]:
         entry["preferred_vector_width_with_avx512f"] = caps[cpu]
         cpu_table[cpu] = entry
     frontend = {cpu: set(answers[cpu][1]) for cpu in accepted}
+    backend = {c: set(e["features"]) for c, e in cpu_table.items()}
     for cpu, entry in cpu_table.items():
-        add_split(cpu, entry, frontend, {c: set(e["features"]) for c, e in cpu_table.items()}, twins.get(cpu, []))
+        add_split(cpu, entry, frontend, backend, twins.get(cpu, []))
 
     features = {}
     for feat in isa:
@@ -511,6 +539,9 @@ def generate() -> dict[str, Any]:
             "cpus.features": "LLVM inline-compatibility probe (F in X iff (X, +F) inlines into X); "
             f"features LLVM's inline check ignores ({', '.join(ignored)}) from clang's fully expanded "
             "target-features for the input cpus.clang_source names",
+            "cpus.features (cx8, cx16)": "also LLVM's backend: cx16 if the CPU's code for an i128 cmpxchg is "
+            "cmpxchg16b (64-bit CPUs), cx8 if its code for an i64 cmpxchg is cmpxchg8b (32-bit CPUs); the "
+            "inline check cannot see them, and clang's table lacks cx16 where LLVM has it (k8-sse3)",
             "cpus.clang_source": "the clang (tools.clang) input whose target-features answered the features "
             "LLVM's inline check ignores: -march=X where clang accepts it, else a function marked "
             "__attribute__((cpu_specific(X))) compiled for i386 with -march=i386 (clang expands X's own "
