@@ -298,3 +298,66 @@ def test_a_cpu_parser_whose_features_raise_fails_only_its_plugin() -> None:
     assert [r.status for r in reg.plugins() if r.name == "broken"] == ["failed"]
     assert tcfg.Target("llvm -mtriple=mips-linux-gnu", registry=reg).keys == ("cpu",)
     assert tcfg.Target("llvm -mtriple=riscv64", registry=reg).keys == ("toy_cpu", "cpu")
+
+
+def _status(reg: tcfg.Registry, name: str) -> tuple[str, str | None]:
+    record = next(r for r in reg.plugins() if r.name == name)
+    return record.status, record.error
+
+
+def test_a_raising_derive_hook_fails_only_its_plugin() -> None:
+    def explode(request: Any) -> Any:
+        raise RuntimeError("boom")
+
+    bad = plugin_with("bad", tcfg_derive_target=explode)
+    reg = tcfg.Registry(plugins=[LabelPlugin(), bad], autoload=False)
+    with pytest.warns(tcfg.PluginWarning, match=r"plugin 'bad' \(in-process\) failed: tcfg_derive_target raised"):
+        t = tcfg.Target("llvm -mtriple=x86_64-linux-gnu -model=m1", registry=reg)
+    assert t.features.labelled is True  # the other plugin's hook still ran
+    assert _status(reg, "bad") == (
+        "failed",
+        "tcfg_derive_target raised RuntimeError: boom; its hooks are no longer called",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -model=m2", registry=reg).features.labelled is True
+    strict = tcfg.Registry(plugins=[bad], autoload=False, strict=True)
+    with pytest.raises(tcfg.PluginError, match="tcfg_derive_target raised RuntimeError: boom"):
+        tcfg.Target("llvm", registry=strict)
+
+
+def test_hooks_returning_the_wrong_type_fail_their_plugin() -> None:
+    junk = plugin_with("junk", tcfg_derive_target=lambda request: 42, tcfg_codegen=lambda target: "flags")
+    reg = tcfg.Registry(plugins=[junk], autoload=False)
+    with pytest.warns(tcfg.PluginWarning, match="tcfg_derive_target returned 42, not a Derived or None"):
+        target = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=reg)
+    assert target.codegen().triple == "x86_64-linux-gnu"  # junk's hooks are off: the core's codegen answers
+    coder = plugin_with("coder", tcfg_codegen=lambda target: "flags")
+    reg = tcfg.Registry(plugins=[coder], autoload=False)
+    with pytest.warns(tcfg.PluginWarning, match="tcfg_codegen returned 'flags', not a Codegen or None"):
+        assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=reg).codegen().cpu == "generic"
+
+
+def test_a_raising_detect_hook_leaves_the_others() -> None:
+    def crash() -> Any:
+        raise SystemExit(3)
+
+    reg = tcfg.Registry(
+        plugins=[
+            plugin_with("crash", tcfg_detect=crash),
+            plugin_with("fine", tcfg_detect=lambda: ["c -mcpu=cortex-m4"]),
+        ],
+        autoload=False,
+    )
+    with pytest.warns(tcfg.PluginWarning, match="'crash'.*tcfg_detect raised SystemExit: 3"):
+        assert [str(t) for t in reg.detect()] == ["c -mcpu=cortex-m4"]
+
+
+def test_sys_exit_at_registration_fails_only_that_plugin() -> None:
+    def leave(register: Any) -> None:
+        raise SystemExit(3)
+
+    with pytest.warns(tcfg.PluginWarning, match="'quitter'.*tcfg_register_kinds raised SystemExit: 3"):
+        reg = tcfg.Registry(plugins=[plugin_with("quitter", tcfg_register_kinds=leave), ToyCpuPlugin()], autoload=False)
+        assert _status(reg, "toy") == ("loaded", None)
+    assert _status(reg, "quitter")[0] == "failed"

@@ -27,14 +27,14 @@ from tcfg._base_errors import (
 from tcfg._base_features import Feature, FeatureIndex, feature_name
 from tcfg._base_version import __version__
 from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
+from tcfg._model_codegen import Codegen
 from tcfg._model_components import ROLES, Component, Role
 from tcfg._model_cpu import CpuParser
-from tcfg._model_kind import Compiler, TargetKind
+from tcfg._model_kind import Compiler, Derived, TargetKind
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
-    from tcfg._model_codegen import Codegen
-    from tcfg._model_kind import Derived, DeriveRequest
+    from tcfg._model_kind import DeriveRequest
     from tcfg._model_target import Target
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
@@ -545,10 +545,14 @@ class Registry:
         return list(self._records)
 
     def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
-        """What each ``tcfg_derive_target`` implementation adds for ``request``."""
+        """What each ``tcfg_derive_target`` implementation adds for ``request``.
+
+        A hook that raises (anything but a :class:`TargetError` about the input) or returns
+        something other than a ``Derived`` or None fails its plugin (see :meth:`_hook_failed`).
+        """
         results = []
-        for plugin, function in self.derive_hooks:
-            derived = _call_target_hook(plugin, "tcfg_derive_target", partial(function, request=request))
+        for plugin, function in list(self.derive_hooks):
+            derived = self._call_hook(plugin, "tcfg_derive_target", partial(function, request=request), Derived)
             if derived is not None:
                 results.append((plugin, derived))
         return results
@@ -556,8 +560,8 @@ class Registry:
     def codegen(self, target: Target) -> Codegen:
         """The codegen configuration the first willing plugin gives for ``target``."""
         self._ensure()
-        for plugin, function in self._impls("tcfg_codegen"):
-            result = _call_target_hook(plugin, "tcfg_codegen", partial(function, target=target))
+        for plugin, function in list(self._impls("tcfg_codegen")):
+            result = self._call_hook(plugin, "tcfg_codegen", partial(function, target=target), Codegen)
             if result is not None:
                 codegen: Codegen = result
                 return codegen
@@ -571,9 +575,47 @@ class Registry:
         self._ensure_tags()
         found: list[Target] = []
         for plugin, function in reversed(list(self._impls("tcfg_detect"))):
-            specs = _call_target_hook(plugin, "tcfg_detect", function) or []
+            specs = self._call_hook(plugin, "tcfg_detect", function, (list, tuple)) or ()
             found += [build(self, spec) for spec in specs]
         return found
+
+    def _call_hook(self, plugin: str, hook: str, function: Callable[[], Any], returns: Any) -> Any:
+        """``function()``, a per-target or detection hook of ``plugin``, which must return ``returns`` or None.
+
+        A :class:`TargetError` (the plugin's word on the input) passes through. Anything
+        else the hook raises (``SystemExit`` included, ``KeyboardInterrupt`` aside) or a
+        result of the wrong type fails the plugin: its hooks are not called again, and the
+        call returns None, so that the other plugins keep working.
+        """
+        try:
+            result = function()
+        except TargetError:
+            raise
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            self._hook_failed(plugin, f"{hook} raised {type(exc).__name__}: {exc}")
+            return None
+        if result is not None and not isinstance(result, returns):
+            self._hook_failed(plugin, f"{hook} returned {_short_repr(result)}, not a {_type_names(returns)} or None")
+            return None
+        return result
+
+    def _hook_failed(self, plugin: str, reason: str) -> None:
+        """Stop calling ``plugin``'s hooks: its record says failed, a warning (an error when strict) says why.
+
+        What it registered stays, so that targets already built keep their kinds.
+        """
+        with self._lock:
+            self.derive_hooks[:] = [(name, impl) for name, impl in self.derive_hooks if name != plugin]
+            record = self._record(plugin)
+            record.status, record.error = "failed", f"{reason}; its hooks are no longer called"
+            if self._pm.has_plugin(plugin):
+                self._pm.unregister(name=plugin)
+        message = f"tcfg plugin {plugin!r} ({record.distribution or 'in-process'}) failed: {record.error}"
+        if self._is_strict():
+            raise PluginError(message)
+        warnings.warn(message, PluginWarning, stacklevel=4)
 
     def target(self, spec: Any, host: Any = None) -> Target:
         """The target for ``spec`` (with ``host``), built once per distinct text."""
@@ -627,19 +669,19 @@ def _features_of(parser: CpuParser) -> list[Feature]:
 def _call_plugin_code(plugin: str, what: str, function: Callable[[], Any]) -> Any:
     try:
         return function()
-    except _PluginFailure:
+    except (_PluginFailure, KeyboardInterrupt):
         raise
-    except Exception as exc:  # a plugin's bug or missing dependency must not break the others
+    except BaseException as exc:  # a plugin's bug, missing dependency or sys.exit() must not break the others
         raise _PluginFailure(f"{what} raised {type(exc).__name__}: {exc}") from exc
 
 
-def _call_target_hook(plugin: str, hook: str, function: Callable[[], Any]) -> Any:
-    try:
-        return function()
-    except TargetError:
-        raise
-    except Exception as exc:
-        raise PluginError(f"plugin {plugin!r} failed in {hook}: {type(exc).__name__}: {exc}") from exc
+def _short_repr(value: object, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _type_names(types: Any) -> str:
+    return " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
 
 
 def _same(obj: object) -> object:
