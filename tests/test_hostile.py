@@ -125,3 +125,13 @@ def test_integers_past_64_bits_are_attribute_errors_in_every_form(digits: int) -
     with pytest.raises(tcfg.TargetError):
         tcfg.Target(f'{{"kind": "llvm", "num-cores": {big}}}')
     assert tcfg.Target(f"llvm -num-cores={2**63 - 1}").attrs["num-cores"] == 2**63 - 1
+
+
+@pytest.mark.parametrize("name", ["board\x00x", "board\u200bx", "b" * 201])
+def test_register_tag_refuses_names_that_are_not_printable_or_too_long(name: str) -> None:
+    reg = tcfg.Registry(autoload=False)
+    with pytest.raises(tcfg.TargetError, match="tag name"):
+        reg.register_tag(name, "llvm")
+    assert reg.list_tags() == []
+    reg.register_tag("b" * 200, "llvm")
+    assert reg.list_tags() == ["b" * 200]

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
 _TAG_NAME = re.compile(r"[^\s'\"\\{=-][^\s'\"\\]*\Z")
+#: The longest tag name accepted, in characters.
+MAX_TAG_NAME = 200
 #: Most target strings :meth:`Registry.target` keeps built (cleared whole when full). Kept
 #: small: a program uses a few distinct targets, and a large cache of short-lived
 #: targets costs more in memory traffic than it saves (measured: 4096 entries made
@@ -446,10 +448,14 @@ class Registry:
         warnings.warn(message, PluginWarning, stacklevel=4)
 
     def _make_tag(self, name: str, config: Any, description: str, source: str, owner: str) -> TagEntry:
-        if not isinstance(name, str) or not _TAG_NAME.match(name):
+        if not isinstance(name, str) or not _TAG_NAME.match(name) or not name.isprintable():
             raise TargetError(
-                f"tag name {name!r} must be non-empty text without whitespace, quotes or "
+                f"tag name {_short_repr(name)} must be non-empty printable text without whitespace, quotes or "
                 "backslashes, and must not start with '-', '=' or '{'"
+            )
+        if len(name) > MAX_TAG_NAME:
+            raise TargetError(
+                f"tag name {_short_repr(name)} is {len(name)} characters long; the limit is {MAX_TAG_NAME}"
             )
         if name in self._kinds:
             raise TargetError(f"tag name {name!r} is already a kind")
