@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tcfg._base_errors import TargetSyntaxError
-from tcfg._base_grammar import quote, split_options, tokenize
+from tcfg._base_grammar import quote, quote_nested, split_options, tokenize
 
 
 def words(text: str) -> list[str]:
@@ -98,3 +98,31 @@ def test_quote_round_trips_any_text(text: str) -> None:
 @given(st.lists(st.text(), min_size=1, max_size=4))
 def test_quoted_words_stay_separate(texts: list[str]) -> None:
     assert words(" ".join(quote(t) for t in texts)) == texts
+
+
+def test_a_parenthesised_value_is_taken_as_it_stands() -> None:
+    (token,) = tokenize("-host=(llvm -model='a b' -host=(c -x=\\'y\\'))")
+    assert token.text == "-host=llvm -model='a b' -host=(c -x=\\'y\\')"
+    assert token.eq == 5 and token.quoted
+    (options,) = split_options("", tokenize("-devices=(cuda -arch=sm_80),(c -mcpu=x,y),'llvm'"), lambda k: False)
+    assert options.value is not None
+    assert options.value.split() == ["cuda -arch=sm_80", "c -mcpu=x,y", "llvm"]
+
+
+def test_a_parenthesis_inside_a_value_is_a_character() -> None:
+    assert words("-model=f(1)") == ["-model=f(1)"]
+    assert words("'(x)'") == ["(x)"]
+
+
+def test_unclosed_parenthesis_points_at_it() -> None:
+    with pytest.raises(TargetSyntaxError, match=r"unclosed \("):
+        tokenize("llvm -host=(llvm -model='x)'")
+
+
+@given(st.text())
+def test_quote_nested_round_trips_any_text(text: str) -> None:
+    """What quote_nested prints reads back as the text, whatever quotes and parentheses it holds,
+    as long as parentheses outside quotes are balanced (as in every target that tcfg prints)."""
+    inner = quote(text)  # a word of the grammar: its parentheses are inside quotes
+    (token,) = tokenize(quote_nested(f"llvm -model={inner}"))
+    assert token.text == f"llvm -model={inner}"

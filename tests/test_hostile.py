@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any
@@ -135,3 +136,17 @@ def test_register_tag_refuses_names_that_are_not_printable_or_too_long(name: str
     assert reg.list_tags() == []
     reg.register_tag("b" * 200, "llvm")
     assert reg.list_tags() == ["b" * 200]
+
+
+def test_printing_is_linear_in_the_nesting_depth_and_reads_back() -> None:
+    """Each level of hosts adds the same number of characters to str(t), to the deepest level allowed."""
+    level = "llvm -mtriple=x86_64-linux-gnu -model='a b'"
+    target = tcfg.Target(level)
+    sizes = [len(str(target))]
+    for _ in range(MAX_DEPTH):
+        target = tcfg.Target(level, host=target)
+        sizes.append(len(str(target)))
+    steps = {b - a for a, b in itertools.pairwise(sizes[1:])}  # the first host is quoted, the rest in ()
+    assert steps == {len(level) + len(" -host=()")}
+    assert tcfg.Target(str(target)) == target
+    assert tcfg.Target(target.to_json()) == target

@@ -10,6 +10,13 @@ Grammar (the classic TVM/clang form)::
 Words are separated by whitespace. Inside a word, ``'...'`` and ``"..."`` quote
 (whitespace, commas and ``=`` lose their meaning there) and ``\\`` escapes the next
 character, inside quotes or not. :func:`quote` is the inverse used for printing.
+
+A value (a whole word, or what follows its first ``=`` or an unquoted comma) that
+starts with ``(`` runs to the matching ``)`` and is taken as it stands, quotes and
+backslashes included: the form for nested targets, which nest any number of levels
+without escaping (``-host=(llvm -host='llvm -mcpu=x')``). :func:`quote_nested` prints
+it only where a nested target's text holds quotes itself, so printing stays linear in
+the depth where re-escaping would double at every level.
 """
 
 from __future__ import annotations
@@ -20,10 +27,22 @@ from typing import NamedTuple
 
 from tcfg._base_errors import TargetSyntaxError
 
-__all__ = ["NAME", "OPTION_NAME", "Option", "RawValue", "Token", "pointer", "quote", "tokenize", "split_options"]
+__all__ = [
+    "NAME",
+    "OPTION_NAME",
+    "Option",
+    "RawValue",
+    "Token",
+    "pointer",
+    "quote",
+    "quote_nested",
+    "split_options",
+    "tokenize",
+]
 
-_SPECIAL = frozenset("'\"\\")
-_NEEDS_QUOTES = re.compile(r"[\s'\"\\,]")
+_SPECIAL = frozenset("'\"\\(")
+_NEEDS_QUOTES = re.compile(r"[\s'\"\\,()]")
+_QUOTING = re.compile(r"['\"\\]")
 #: What an option name (an attribute name) looks like.
 OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 #: A name that kinds, compilers, executors and runtimes must match.
@@ -115,8 +134,16 @@ def _tokenize_quoted(text: str) -> list[Token]:
             continue
         start, chars, commas, eq, quoted, quote_char = i, [], [], -1, False, ""
         quote_start, dash = -1, text[i] == "-"
+        value_start = True  # at the start of the word, or just after its first '=' or a comma
         while i < n:
             c = text[i]
+            if c == "(" and value_start and not quote_char:
+                end = _closing_paren(text, i)
+                chars.append(text[i + 1 : end])
+                quoted, value_start = True, False
+                i = end + 1
+                continue
+            value_start = False
             if c == "\\":
                 if i + 1 >= n:
                     raise TargetSyntaxError(f"target {text!r} ends with a lone backslash" + pointer(text, i, i + 1))
@@ -139,16 +166,53 @@ def _tokenize_quoted(text: str) -> list[Token]:
                 break
             if c == ",":
                 commas.append(len(chars))
+                value_start = True
             elif c == "=" and eq < 0:
                 eq = len(chars)
+                value_start = True
             chars.append(c)
             i += 1
         if quote_char:
             raise TargetSyntaxError(
                 f"target {text!r} has an unclosed {quote_char} quote" + pointer(text, quote_start, n)
             )
-        tokens.append(Token("".join(chars), eq, tuple(commas), quoted, dash, start, i))
+        text_of_word = "".join(chars)
+        if commas or eq >= 0:  # positions counted pieces; a parenthesised value is one piece of many characters
+            eq, commas = _positions(chars, eq, commas)
+        tokens.append(Token(text_of_word, eq, tuple(commas), quoted, dash, start, i))
     return tokens
+
+
+def _positions(pieces: list[str], eq: int, commas: list[int]) -> tuple[int, list[int]]:
+    """``eq`` and ``commas``, counted in pieces of ``pieces``, as indexes into their joined text."""
+    offsets, total = [], 0
+    for piece in pieces:
+        offsets.append(total)
+        total += len(piece)
+    return (offsets[eq] if eq >= 0 else -1), [offsets[c] for c in commas]
+
+
+def _closing_paren(text: str, start: int) -> int:
+    """The index of the ``)`` that closes the ``(`` at ``start``, skipping quoted parts and escapes."""
+    depth, quote_char, i, n = 0, "", start, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if quote_char:
+            if c == quote_char:
+                quote_char = ""
+        elif c in "'\"":
+            quote_char = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise TargetSyntaxError(f"target {text!r} has an unclosed (" + pointer(text, start, n))
 
 
 def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]) -> list[Option]:
@@ -203,3 +267,14 @@ def quote(text: str) -> str:
     if text and not _NEEDS_QUOTES.search(text):
         return text
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def quote_nested(text: str) -> str:
+    """A nested target's (or component's) text as one value: bare when safe, single-quoted when
+    that needs no escapes, else in parentheses, which need none (the text, printed by this
+    grammar, has its parentheses balanced outside quotes)."""
+    if text and not _NEEDS_QUOTES.search(text):
+        return text
+    if not _QUOTING.search(text):
+        return f"'{text}'"
+    return f"({text})"

@@ -233,7 +233,7 @@ def from_text(registry: Registry, text: str, depth: int = 0) -> Target:
         )
     if stripped[0] == "{":
         return _from_dict(registry, _load_json(stripped), stripped, depth)
-    if "'" not in text and '"' not in text and "\\" not in text:
+    if "'" not in text and '"' not in text and "\\" not in text and "(" not in text:
         made = _from_words(registry, stripped.split(), text, depth)
         if made is not None:
             return made

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tcfg._base_errors import TargetError, describe_choices
-from tcfg._base_grammar import NAME, RawValue, quote, split_options, tokenize
+from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
 __all__ = ["ROLES", "Component", "ComponentType", "ComponentValue", "Role"]
@@ -124,7 +124,7 @@ class ComponentType(AttrType):
         spec_text = " ".join(
             [value.name, *(f"-{k}" if v is True else f"-{k}={_scalar_text(v)}" for k, v in value.config)]
         )
-        return quote(spec_text)
+        return quote_nested(spec_text)
 
     def to_json(self, value: Any) -> str | dict[str, Any]:
         return value.export()  # type: ignore[no-any-return]

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg._base_grammar import OPTION_NAME, RawValue, quote
+from tcfg._base_grammar import OPTION_NAME, RawValue, quote, quote_nested
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -265,7 +265,7 @@ class TargetValue(AttrType):
         return build(value)
 
     def to_text(self, value: Any) -> str:
-        return quote(str(value))
+        return quote_nested(str(value))
 
     def to_json(self, value: Any) -> dict[str, Any]:
         exported: dict[str, Any] = value.export()
@@ -290,7 +290,7 @@ class TargetList(AttrType):
         return tuple(build(part) for part in value)
 
     def to_text(self, value: Any) -> str:
-        return ",".join(quote(str(t)) for t in value)
+        return ",".join(quote_nested(str(t)) for t in value)
 
     def to_json(self, value: Any) -> list[dict[str, Any]]:
         return [t.export() for t in value]
