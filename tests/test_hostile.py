@@ -150,3 +150,22 @@ def test_printing_is_linear_in_the_nesting_depth_and_reads_back() -> None:
     assert steps == {len(level) + len(" -host=()")}
     assert tcfg.Target(str(target)) == target
     assert tcfg.Target(target.to_json()) == target
+
+
+@pytest.mark.parametrize("where", ["free text", "value", "kind", "attribute"])
+def test_a_huge_input_is_refused_fast_with_a_short_message(where: str) -> None:
+    """A dict is held to the text limit too: no value longer than a target string may be."""
+    big = "x" * 5_000_000
+    spec: dict[str, Any] = {
+        "free text": {"kind": "llvm", "model": big},
+        "value": {"kind": "llvm", "mcpu": big},
+        "kind": {"kind": big},
+        "attribute": {"kind": "llvm", big: 1},
+    }[where]
+    start = time.process_time()
+    with pytest.raises(tcfg.TargetError) as caught:
+        tcfg.Target(spec, registry=tcfg.Registry(autoload=False))
+    assert time.process_time() - start < 1.0
+    assert len(str(caught.value)) < 5000
+    if where == "kind":  # the message quotes the name: cut, saying so
+        assert "characters cut" in str(caught.value)

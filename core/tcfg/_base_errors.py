@@ -18,12 +18,25 @@ __all__ = [
 ]
 
 
+#: The longest error message kept whole; a longer one (a huge value quoted in it) keeps
+#: its start and its end, and says how much was cut.
+MAX_MESSAGE = 4096
+
+
 class TargetError(ValueError):
     """A target, tag, kind or plugin configuration that tcfg refuses.
 
     The message quotes the input, names the offending token or field and lists
-    the valid choices or the closest ones.
+    the valid choices or the closest ones. It is at most about :data:`MAX_MESSAGE`
+    characters, whatever the input's size.
     """
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        text = str(message)
+        if len(text) > MAX_MESSAGE:
+            head, tail = MAX_MESSAGE * 3 // 4, MAX_MESSAGE // 8
+            text = f"{text[:head]} ... [{len(text) - head - tail} characters cut] ... {text[-tail:]}"
+        super().__init__(text, *args)
 
 
 class TargetSyntaxError(TargetError):
@@ -69,8 +82,14 @@ for _error in (
     _error.__module__ = "tcfg"
 
 
+#: No name (kind, tag, attribute, CPU, feature) is longer; a longer word gets no suggestions.
+MAX_NAME = 256
+
+
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
-    """The up-to-``n`` names in ``choices`` that look most like ``word``."""
+    """The up-to-``n`` names in ``choices`` that look most like ``word`` (none for a word too long to be a name)."""
+    if len(word) > MAX_NAME:
+        return []
     import difflib
     import unicodedata
 

@@ -28,6 +28,7 @@ from typing import NamedTuple
 from tcfg._base_errors import TargetSyntaxError
 
 __all__ = [
+    "MAX_TEXT",
     "NAME",
     "OPTION_NAME",
     "Option",
@@ -43,6 +44,9 @@ __all__ = [
 _SPECIAL = frozenset("'\"\\(")
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\,()]")
 _QUOTING = re.compile(r"['\"\\]")
+#: The longest text accepted anywhere: a target's string or JSON text, and one value's text in
+#: any input form (so that a dict cannot smuggle in what a string could not hold).
+MAX_TEXT = 65536
 #: What an option name (an attribute name) looks like.
 OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 #: A name that kinds, compilers, executors and runtimes must match.

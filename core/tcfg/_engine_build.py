@@ -25,7 +25,7 @@ from tcfg._base_errors import (
     describe_choices,
 )
 from tcfg._base_features import FeatureValue
-from tcfg._base_grammar import Option, RawValue, pointer, split_options, tokenize
+from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of
 from tcfg._model_schema import Attr, InvalidValue
 from tcfg._model_target import Target
@@ -37,8 +37,6 @@ __all__ = ["MAX_DEPTH", "MAX_TEXT", "BuildState", "build", "finish", "nested_con
 
 #: How deeply targets may nest (a host's host's host ...).
 MAX_DEPTH = 32
-#: The longest target text (string or JSON) accepted, in characters.
-MAX_TEXT = 65536
 #: Most option words remembered per kind (cleared whole when full).
 OPTION_WORDS_LIMIT = 4096
 

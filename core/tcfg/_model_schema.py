@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg._base_grammar import OPTION_NAME, RawValue, quote, quote_nested
+from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -117,7 +117,11 @@ class String(AttrType):
     def check(self, value: Any, build: BuildContext) -> str:
         if type(value) is not str and not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        if self.pattern is not None and value not in self._matched:
+        if self.pattern is not None and value in self._matched:
+            return value
+        if len(value) > MAX_TEXT:
+            raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
+        if self.pattern is not None:
             if not self.pattern.fullmatch(value):
                 odd = next((c for c in value if not c.isascii()), None)
                 note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
