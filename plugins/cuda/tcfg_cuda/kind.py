@@ -163,6 +163,15 @@ def parse_cuda(request: DeriveRequest) -> Derived:
     return facts if attrs is None else facts._replace(attrs=attrs)
 
 
+@functools.cache
+def _gpu_limits(arch: str | None) -> tuple[int, frozenset[int]]:
+    """(most threads per block, possible warp sizes) on ``arch``, or on any arch of the table."""
+    if arch:
+        limits = arch_info(arch).limits
+        return limits["max_threads_per_block"], frozenset({limits["warp_size"]})
+    return any_arch_limit("max_threads_per_block"), frozenset(arch_info(a).limits["warp_size"] for a in arch_names())
+
+
 def _check_host(host: Any) -> None:
     """Refuse a host that is not a CPU target: a cuda target's host runs its host code."""
     if host is None or host.kind.device_type == "cpu":
@@ -184,16 +193,14 @@ def _check_limits(attrs: Mapping[str, Any], arch: str | None, implied: Mapping[s
     ``implied``: the arch's values for those not given.
     """
     threads = attrs["max_threads_per_block"]
-    most = arch_info(arch).limits["max_threads_per_block"] if arch else any_arch_limit("max_threads_per_block")
+    most, warps = _gpu_limits(arch)
     if threads > most:
         raise _limit(
             "max_threads_per_block", threads, most, arch, "the most threads in a block", "max_threads_per_block"
         )
     warp = attrs["thread_warp_size"]
-    sizes = {arch_info(a).limits["warp_size"] for a in ([arch] if arch else arch_names())}
-    if warp not in sizes:
-        (size,) = sizes
-        raise _limit("thread_warp_size", warp, size, arch, "the warp size", "warp_size")
+    if warp not in warps:
+        raise _limit("thread_warp_size", warp, min(warps), arch, "the warp size", "warp_size")
     optin = attrs.get("max_shared_memory_per_block_optin", implied.get("max_shared_memory_per_block_optin"))
     static = attrs["max_shared_memory_per_block"]
     if optin is not None and static > optin:
