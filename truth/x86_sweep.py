@@ -275,7 +275,9 @@ def check_cpu(t: Tools, cpu: str, variants: Sequence[str] = VARIANTS) -> tuple[i
         clang_attrs.append(attrs)
         configs.append((attrs[1], ",".join(attrs[2])))
         configs.append(_llc_mcpu_mattr(case.llc_flags))
-    sub = llvm.subtarget_features(t.opt, triple, configs, visible)
+    unique = list(dict.fromkeys(configs))  # the bare CPU's reference and clang's often coincide
+    seen = dict(zip(unique, llvm.subtarget_features(t.opt, triple, unique, visible), strict=True))
+    sub = [seen[c] for c in configs]
     for k, case in enumerate(good):
         assert case.have is not None
         ref, via_clang, via_llc = sub[3 * k : 3 * k + 3]
