@@ -446,11 +446,18 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             arch_cpu[arch] = got[0]
     # -mcpu=X+ext: clang applies the extension to the CPU (its FPU, its architecture), so
     # each CPU gets its own table
+    # (under the float ABI of the CPU: softfp with an FPU, soft without, as a target of it is)
+    cpu_abi = {c: abi if raw[c]["fpu"] != "none" else "-mfloat-abi=soft" for c in names}
     cpu_pairs = [(c, m) for c in names for e in clang.arm_extension_names() for m in (e, f"no{e}")]
     cpu_mod_fs = dict(
-        zip(cpu_pairs, _pmap(lambda p: clang.attrs([t, f"-mcpu={p[0]}+{p[1]}", abi]), cpu_pairs), strict=True)
+        zip(
+            cpu_pairs,
+            _pmap(lambda p: clang.attrs([t, f"-mcpu={p[0]}+{p[1]}", cpu_abi[p[0]]]), cpu_pairs),
+            strict=True,
+        )
     )
-    cpu_base_fs = {c: clang.must([t, f"-mcpu={c}", abi])[1] for c in names}
+    cpu_base_fs = {c: clang.must([t, f"-mcpu={c}", cpu_abi[c]])[1] for c in names}
+    arch_soft_fs = {a: clang.attrs([t, f"-march={a}", "-mfloat-abi=soft"]) for a in arch_fs}
     ext_names = clang.arm_extension_names()
     docs = clang.extensions("arm-none-eabi")
     pairs = [(a, m) for a in arch_fs for e in ext_names for m in (e, f"no{e}")]
@@ -548,6 +555,7 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             "features": sorted(feats),
             "llc_features": sorted(arch_start[arch] & hw),
             "clang_cpu": arch_cpu[arch],
+            "soft_drops": sorted(feats - closed(arch_start[arch], soft[1])) if (soft := arch_soft_fs[arch]) else [],
             "clang": _hw_items(fs, hw),
             "extensions": table,
         }

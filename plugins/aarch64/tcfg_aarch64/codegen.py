@@ -82,7 +82,10 @@ def clang_features(res: Resolved) -> list[str]:
     # clang applies -target-feature items in order with its own (frontend) extension
     # graph, which does not know every backend implication (-fullfp16 does not turn SVE
     # off there): additions first, then every removal spelled out.
-    plus = [i for i in minimal(family, adds, frozenset()) if i[0] == "+"]
+    # Every addition is spelled out too: clang keeps one value per feature name, the last
+    # given, so an explicit +neon overrides the -neon clang's driver derives from an
+    # FPU-less CPU, where +dotprod alone would lose to it.
+    plus = [f"+{f}" for f in sorted(adds)]
     minus = [f"-{f}" for f in sorted(frozenset(reach - res.features) & hw)]
     return plus + minus + list(res.passthrough)
 

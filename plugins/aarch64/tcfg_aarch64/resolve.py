@@ -286,7 +286,8 @@ def resolve(
         abi, abi_why = _aarch64_abi(float_abi)
     else:
         # the float ABI acts on clang's feature string, which -mattr then follows
-        abi, abi_why = _arm_abi(family, state, cpu, float_abi, triple, profile, baseline)
+        own = cpu.soft_drops if cpu is not None else (arch or _default_arch(family, triple)).soft_drops
+        abi, abi_why = _arm_abi(family, state, own, float_abi, triple, profile, start_features)
     for item in mattr:
         state.mattr(item)
     if family.name == "aarch64" and march is None and mattr:
@@ -334,12 +335,14 @@ def _aarch64_abi(float_abi: str | None) -> tuple[str, str]:
 def _arm_abi(
     family: Family,
     state: _State,
-    cpu: CpuEntry | None,
+    own_drops: frozenset[str],
     float_abi: str | None,
     triple: str | None,
     profile: str,
-    baseline: frozenset[str],
+    start: frozenset[str],
 ) -> tuple[str, str]:
+    """The float ABI and why; under soft float, what clang turns off: what it does for the CPU or
+    architecture itself, and any FP feature an option added beyond it."""
     if float_abi is not None:
         abi, why = float_abi, f"-mfloat-abi={float_abi} was given"
     elif triple is not None:
@@ -355,9 +358,7 @@ def _arm_abi(
     else:
         abi, why = "soft", "no -mfloat-abi and no triple, and the CPU has no FPU: soft float"
     if abi == "soft":
-        drops = (cpu.soft_drops if cpu is not None else frozenset()) | (
-            family.soft_float_drops.get(profile, frozenset()) - baseline
-        )
+        drops = own_drops | (family.soft_float_drops.get(profile, frozenset()) - start)
         state.remove(drops, f"the soft-float ABI ({why}) turns it off, as LLVM does (no FP registers, so no FP or MVE)")
     return abi, why
 

@@ -80,6 +80,8 @@ class ArchTable:
     extensions: dict[str, Ext] = field(default_factory=dict)
     #: The CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic.
     clang_cpu: str = "generic"
+    #: What clang turns off for this architecture under the soft-float ABI.
+    soft_drops: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,7 @@ def arm() -> Family:
             llc_features=frozenset(a["llc_features"]),
             extensions={e: _ext(x) for e, x in a["extensions"].items()},
             clang_cpu=a["clang_cpu"],
+            soft_drops=frozenset(a["soft_drops"]),
         )
         for name, a in raw["arches"].items()
     }
