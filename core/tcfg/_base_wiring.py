@@ -15,19 +15,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # for annotations only: the engine is above this layer
     from tcfg._engine_registry import Registry
 
-__all__ = ["default_registry", "install"]
-
-_provider: Callable[[], Registry] | None = None
+__all__ = ["default_registry", "install", "provider"]
 
 
-def install(provider: Callable[[], Registry]) -> None:
-    """Set the function that returns the process-wide registry (the composition root calls this once)."""
-    global _provider
-    _provider = provider
+def _unwired() -> Registry:
+    raise RuntimeError("tcfg is not wired: import the tcfg package, not its private modules alone")
+
+
+#: The function that returns the process-wide registry: read it as ``_base_wiring.provider``
+#: at each call (``Target()`` does, to save a call level), since :func:`install` replaces it.
+provider: Callable[[], Registry] = _unwired
+
+
+def install(new: Callable[[], Registry]) -> None:
+    """Set the function that returns the process-wide registry (the composition root does)."""
+    global provider
+    provider = new
 
 
 def default_registry() -> Registry:
     """The process-wide registry, from the provider :func:`install` set."""
-    if _provider is None:
-        raise RuntimeError("tcfg is not wired: import the tcfg package, not its private modules alone")
-    return _provider()
+    return provider()

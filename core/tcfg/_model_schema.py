@@ -117,12 +117,13 @@ class String(AttrType):
     def check(self, value: Any, build: BuildContext) -> str:
         if type(value) is not str and not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        if self.pattern is not None and value in self._matched:
+        pattern = self.pattern
+        if pattern is not None and value in self._matched:
             return value
         if len(value) > MAX_TEXT:
             raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
-        if self.pattern is not None:
-            if not self.pattern.fullmatch(value):
+        if pattern is not None:
+            if not pattern.fullmatch(value):
                 odd = next((c for c in value if not c.isascii()), None)
                 note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
                 raise InvalidValue(f"expects {self.description}, got {value!r}{note}")

@@ -8,9 +8,9 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from tcfg import _base_wiring
 from tcfg._base_errors import TargetError
 from tcfg._base_features import Features, FeatureValue
-from tcfg._base_wiring import default_registry
 from tcfg._model_kind import attr_of
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class Target:
     _json: str | None
 
     def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
-        made: Target = (registry or default_registry()).target(spec, host)
+        made: Target = (registry or _base_wiring.provider()).target(spec, host)
         return made
 
     @classmethod
