@@ -126,9 +126,13 @@ class Clang:
         return proc.stdout + proc.stderr
 
     def attrs(self, args: Sequence[str]) -> tuple[str, Fs] | None:
-        """(target-cpu, target-features items in order) of an empty function, or None if refused."""
+        """(target-cpu, target-features items in order) of an empty function, or None if refused.
+
+        A warning is not a refusal: clang warns about an extension an architecture lacks
+        (``armv7-a+crypto``) and goes on, so tcfg accepts it too.
+        """
         proc = subprocess.run(
-            [self.exe, *args, "-Werror", "-x", "c", "-S", "-emit-llvm", "-o", "-", "-"],
+            [self.exe, *args, "-x", "c", "-S", "-emit-llvm", "-o", "-", "-"],
             input="void f(void) {}\n",
             capture_output=True,
             text=True,
@@ -460,23 +464,35 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
     arch_soft_fs = {a: clang.attrs([t, f"-march={a}", "-mfloat-abi=soft"]) for a in arch_fs}
     ext_names = clang.arm_extension_names()
     docs = clang.extensions("arm-none-eabi")
+    # -march=A+ext as a target of A is written: A's own triple, hard float when A has an FPU
+    fp_names = {f for f in backend_names if FP_FEATURE.match(f)} - {"aes", "sha2", "crypto"}
+    arch_t = {
+        a: f"--target={tr}-none-eabi{'hf' if _positive(fs) & fp_names else ''}" for a, (tr, fs) in arch_fs.items()
+    }
     pairs = [(a, m) for a in arch_fs for e in ext_names for m in (e, f"no{e}")]
-    mod_fs = dict(zip(pairs, _pmap(lambda p: clang.attrs([t, f"-march={p[0]}+{p[1]}", abi]), pairs), strict=True))
+    mod_fs = dict(zip(pairs, _pmap(lambda p: clang.attrs([arch_t[p[0]], f"-march={p[0]}+{p[1]}"]), pairs), strict=True))
+    for a, (tr, _fs) in list(arch_fs.items()):
+        own = clang.attrs([arch_t[a], f"-march={a}"])
+        if own is not None:
+            arch_fs[a], arch_cpu[a] = (tr, own[1]), own[0]
 
     # What +noext removes is measured from the architecture with every extension it
     # takes turned on (clang negates more than was ever on, so its "-" items overstate it).
     def maximal(arch: str) -> str:
         mods = ""
         for ext in ext_names:
-            if mod_fs[(arch, ext)] is not None and clang.attrs([t, f"-march={arch}{mods}+{ext}", abi]) is not None:
+            if (
+                mod_fs[(arch, ext)] is not None
+                and clang.attrs([arch_t[arch], f"-march={arch}{mods}+{ext}"]) is not None
+            ):
                 mods += f"+{ext}"
         return f"-march={arch}{mods}"
 
     tops = dict(zip(arch_fs, _pmap(maximal, list(arch_fs)), strict=True))
-    top_fs = {a: clang.must([t, m, abi])[1] for a, m in tops.items()}
+    top_fs = {a: clang.must([arch_t[a], m])[1] for a, m in tops.items()}
     rem_pairs = [(a, e) for a in arch_fs for e in ext_names if mod_fs[(a, f"no{e}")] is not None]
     rem_fs = dict(
-        zip(rem_pairs, _pmap(lambda p: clang.attrs([t, f"{tops[p[0]]}+no{p[1]}", abi]), rem_pairs), strict=True)
+        zip(rem_pairs, _pmap(lambda p: clang.attrs([arch_t[p[0]], f"{tops[p[0]]}+no{p[1]}"]), rem_pairs), strict=True)
     )
     seen = [r["hard"] for r in raw.values()] + [fs for _, fs in arch_fs.values()]
     seen += [g[1] for g in mod_fs.values() if g is not None] + list(top_fs.values())
@@ -555,7 +571,9 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             "features": sorted(feats),
             "llc_features": sorted(arch_start[arch] & hw),
             "clang_cpu": arch_cpu[arch],
-            "soft_drops": sorted(feats - closed(arch_start[arch], soft[1])) if (soft := arch_soft_fs[arch]) else [],
+            "soft_drops": sorted(feats - closed(arch_start[arch], soft_got[1]))
+            if (soft_got := arch_soft_fs[arch])
+            else [],
             "clang": _hw_items(fs, hw),
             "extensions": table,
         }
@@ -580,16 +598,38 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             if got is not None:
                 feats = closed(arch_start[march], got[1])
                 fpus.setdefault(",".join(sorted(f for f in feats if FP_FEATURE.match(f))), _fpu_of(clang, args))
-    return {
-        "llvm_features": backend_names,
-        "hardware": sorted(hw),
-        "implies": {f: sorted(graph.implies[f] & hw) for f in sorted(hw) if graph.implies[f] & hw},
-        "cpus": cpus,
-        "arches": arches,
-        "extension_docs": {e: docs.get(e, "") for e in ext_names},
-        "soft_float_drops": {p: sorted(d) for p, d in sorted(drops.items())},
-        "fpus": dict(sorted(fpus.items())),
-    }
+    return pool_cpu_extensions(
+        {
+            "llvm_features": backend_names,
+            "hardware": sorted(hw),
+            "implies": {f: sorted(graph.implies[f] & hw) for f in sorted(hw) if graph.implies[f] & hw},
+            "cpus": cpus,
+            "arches": arches,
+            "extension_docs": {e: docs.get(e, "") for e in ext_names},
+            "soft_float_drops": {p: sorted(d) for p, d in sorted(drops.items())},
+            "fpus": dict(sorted(fpus.items())),
+        }
+    )
+
+
+def pool_cpu_extensions(data: dict[str, Any]) -> dict[str, Any]:
+    """Store each distinct per-CPU ``+ext`` table once (most CPUs of one FPU share theirs).
+
+    ``cpus[X]["extensions"]`` becomes ``cpus[X]["extension_table"]``, the first CPU (by
+    name) with that table, a key of ``cpu_extension_tables``: a smaller file that loads
+    faster. A file already pooled is returned unchanged.
+    """
+    pool: dict[str, Any] = dict(data.get("cpu_extension_tables", {}))
+    seen: dict[str, str] = {json.dumps(t, sort_keys=True): k for k, t in pool.items()}
+    for name in sorted(data["cpus"]):
+        cpu = data["cpus"][name]
+        if "extensions" not in cpu:
+            continue
+        table = cpu.pop("extensions")
+        key = seen.setdefault(json.dumps(table, sort_keys=True), name)
+        pool.setdefault(key, table)
+        cpu["extension_table"] = key
+    return {**data, "cpu_extension_tables": pool}
 
 
 def generate(exe: str, opt: str = "opt-22") -> dict[str, dict[str, Any]]:

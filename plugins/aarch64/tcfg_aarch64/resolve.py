@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tcfg.plugin import AttributeValueError, closest
-from tcfg_aarch64.tables import ArchTable, CpuEntry, Ext, Family, aarch64, arm
+from tcfg_aarch64.tables import ArchTable, CpuEntry, ExtTable, Family, aarch64, arm, clang_on
 
 __all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split_mods"]
 
@@ -129,7 +129,7 @@ class _State:
             self.changes[feat] = reason
         self.features -= feats
 
-    def modifier(self, mod: str, option: str, table: dict[str, Ext], version: str, where: str) -> None:
+    def modifier(self, mod: str, option: str, table: ExtTable, version: str, where: str) -> None:
         ext = table.get(mod)
         if ext is not None and ext.adds is not None:
             extra = ext.version_adds.get(version, frozenset()) - frozenset(self.removed)
@@ -230,7 +230,7 @@ def resolve(
         state = _State(family, arch.profile, base)
         start_features = base
         if cpu is not None:
-            state.frontend = frozenset(i[1:] for i in arch.clang if i[0] == "+")
+            state.frontend = clang_on(arch.clang)
         table = arch.extensions if family.name == "arm" else family.extensions
         for mod in arch_mods:
             state.modifier(mod, f"-march={march}", table, arch.version, arch.name)
@@ -243,7 +243,7 @@ def resolve(
         state = _State(family, cpu.profile, cpu.features)
         start_features = cpu.features
         if family.name == "aarch64":
-            state.frontend = cpu.clang_on  # 32-bit Arm CPUs have measured tables of their own
+            state.frontend = clang_on(cpu.clang)  # 32-bit Arm CPUs have measured tables of their own
         arch_label, version, profile, triple_arch = cpu.arch, cpu.arch_version, cpu.profile, cpu.triple_arch
     elif family.generic is not None:
         generic = family.generic
@@ -251,7 +251,7 @@ def resolve(
         start_why = f"the generic CPU ({generic.arch}) has it by default"
         state = _State(family, generic.profile, generic.features)
         start_features = generic.features
-        state.frontend = generic.clang_on
+        state.frontend = clang_on(generic.clang)
         arch_label, version, profile, triple_arch = generic.arch, generic.arch_version, generic.profile, ""
     else:
         arch = _default_arch(family, triple)
@@ -265,7 +265,7 @@ def resolve(
             table = cpu.extensions
         elif family.name == "arm":
             home = family.arches.get(arch_label)
-            table = home.extensions if home is not None else {}
+            table = home.extensions if home is not None else ExtTable()
         else:
             table = family.extensions
         for mod in cpu_mods:

@@ -9,12 +9,25 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["ArchTable", "CpuEntry", "Ext", "Family", "aarch64", "arm", "cpuinfo_table", "load", "tag_table"]
+__all__ = [
+    "ArchTable",
+    "CpuEntry",
+    "Ext",
+    "ExtTable",
+    "Family",
+    "clang_on",
+    "aarch64",
+    "arm",
+    "cpuinfo_table",
+    "load",
+    "tag_table",
+]
 
 _ARCH_FLAG = re.compile(r"v\d")
 _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
@@ -23,6 +36,52 @@ _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
 def load(name: str) -> Any:
     """The parsed JSON data file ``name`` shipped in ``tcfg_aarch64/data``."""
     return json.loads(resources.files("tcfg_aarch64").joinpath("data").joinpath(name).read_text("utf-8"))
+
+
+@dataclass(frozen=True)
+class Ext:
+    """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here)."""
+
+    adds: frozenset[str] | None
+    removes: frozenset[str] | None
+    no_adds: frozenset[str] = frozenset()
+    #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
+    version_adds: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+class ExtTable:
+    """``+ext`` name -> :class:`Ext`, each built from the JSON on first use.
+
+    Thousands of entries (32-bit Arm has one table per CPU) would cost tens of
+    milliseconds to build at load; a target uses a handful.
+    """
+
+    __slots__ = ("_built", "_raw")
+
+    def __init__(self, raw: dict[str, Any] | None = None) -> None:
+        self._raw: dict[str, Any] = raw or {}
+        self._built: dict[str, Ext] = {}
+
+    def get(self, name: str) -> Ext | None:
+        ext = self._built.get(name)
+        if ext is None:
+            raw = self._raw.get(name)
+            if raw is None:
+                return None
+            ext = self._built[name] = _ext(raw)
+        return ext
+
+    def items(self) -> Iterator[tuple[str, Ext]]:
+        for name in self._raw:
+            ext = self.get(name)
+            if ext is not None:
+                yield name, ext
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+    def __len__(self) -> int:
+        return len(self._raw)
 
 
 @dataclass(frozen=True)
@@ -44,21 +103,11 @@ class CpuEntry:
     triple_arch: str = ""
     fpu: str = "none"
     soft_drops: frozenset[str] = frozenset()
-    #: The hardware features clang's own (frontend) table has on: ``+noext`` turns off only these.
-    clang_on: frozenset[str] = frozenset()
+    #: clang's own (frontend) feature string for the CPU (hardware items): ``+noext`` turns
+    #: off only what it has on (:func:`clang_on`).
+    clang: tuple[str, ...] = ()
     #: 32-bit Arm: what ``-mcpu=X+ext`` does to this CPU (clang applies it to the CPU's own FPU).
-    extensions: dict[str, Ext] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Ext:
-    """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here)."""
-
-    adds: frozenset[str] | None
-    removes: frozenset[str] | None
-    no_adds: frozenset[str] = frozenset()
-    #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
-    version_adds: dict[str, frozenset[str]] = field(default_factory=dict)
+    extensions: ExtTable = field(default_factory=ExtTable)
 
 
 @dataclass(frozen=True)
@@ -77,7 +126,7 @@ class ArchTable:
     triple_arch: str = ""
     clang: tuple[str, ...] = ()
     llc_features: frozenset[str] = frozenset()
-    extensions: dict[str, Ext] = field(default_factory=dict)
+    extensions: ExtTable = field(default_factory=ExtTable)
     #: The CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic.
     clang_cpu: str = "generic"
     #: What clang turns off for this architecture under the soft-float ABI.
@@ -102,7 +151,7 @@ class Family:
     cpus: dict[str, CpuEntry]
     arches: dict[str, ArchTable]
     #: AArch64's ``+ext`` table (on 32-bit Arm each ArchTable has its own).
-    extensions: dict[str, Ext]
+    extensions: ExtTable
     soft_float_drops: dict[str, frozenset[str]]
     fpus: dict[frozenset[str], str]
     generic: CpuEntry | None = None
@@ -136,7 +185,9 @@ def _a64_version_name(version: str) -> str:
     return f"armv{major}-a" if minor == "0" else f"armv{version}-a"
 
 
-def _on(items: list[str]) -> frozenset[str]:
+@cache
+def clang_on(items: tuple[str, ...]) -> frozenset[str]:
+    """The features a clang feature string turns on (``+f`` items)."""
     return frozenset(i[1:] for i in items if i[0] == "+")
 
 
@@ -162,7 +213,7 @@ def aarch64() -> Family:
             profile=c["profile"],
             features=frozenset(c["features"]),
             llc_features=frozenset(c["llc_features"]),
-            clang_on=_on(c["clang"]),
+            clang=tuple(c["clang"]),
         )
         for name, c in raw["cpus"].items()
     }
@@ -179,7 +230,7 @@ def aarch64() -> Family:
         implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=cpus,
         arches=arches,
-        extensions={e: _ext(x) for e, x in raw["extensions"].items()},
+        extensions=ExtTable(raw["extensions"]),
         soft_float_drops={},
         fpus={},
         generic=generic,
@@ -198,6 +249,7 @@ def arm_version(arch: str) -> str:
 def arm() -> Family:
     """The 32-bit Arm tables (LLVM's ARM target: A, R and M profiles)."""
     raw = load("arm.json")
+    shared = {k: ExtTable(t) for k, t in raw["cpu_extension_tables"].items()}
     cpus = {
         name: CpuEntry(
             name=name,
@@ -210,8 +262,8 @@ def arm() -> Family:
             triple_arch=c["triple_arch"],
             fpu=c["fpu"],
             soft_drops=frozenset(c["soft_drops"]),
-            clang_on=_on(c["clang"]),
-            extensions={e: _ext(x) for e, x in c["extensions"].items()},
+            clang=tuple(c["clang"]),
+            extensions=shared[c["extension_table"]],
         )
         for name, c in raw["cpus"].items()
     }
@@ -224,7 +276,7 @@ def arm() -> Family:
             a["triple_arch"],
             clang=tuple(a["clang"]),
             llc_features=frozenset(a["llc_features"]),
-            extensions={e: _ext(x) for e, x in a["extensions"].items()},
+            extensions=ExtTable(a["extensions"]),
             clang_cpu=a["clang_cpu"],
             soft_drops=frozenset(a["soft_drops"]),
         )
@@ -238,7 +290,7 @@ def arm() -> Family:
         implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=cpus,
         arches=arches,
-        extensions={},
+        extensions=ExtTable(),
         soft_float_drops={p: frozenset(d) for p, d in raw["soft_float_drops"].items()},
         fpus={frozenset(k.split(",")) - {""}: v for k, v in raw["fpus"].items()},
     )
