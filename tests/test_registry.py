@@ -361,3 +361,18 @@ def test_sys_exit_at_registration_fails_only_that_plugin() -> None:
         reg = tcfg.Registry(plugins=[plugin_with("quitter", tcfg_register_kinds=leave), ToyCpuPlugin()], autoload=False)
         assert _status(reg, "toy") == ("loaded", None)
     assert _status(reg, "quitter")[0] == "failed"
+
+
+def test_package_json_reads_a_data_file_of_an_imported_package(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcfg.plugin import package_json
+
+    package = tmp_path / "tablepkg"
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "data" / "t.json").write_text('{"a": [1, 2]}', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tablepkg  # noqa: F401
+
+    assert package_json("tablepkg", "data/t.json") == {"a": [1, 2]}
+    with pytest.raises(FileNotFoundError):
+        package_json("tablepkg", "data/missing.json")

@@ -10,6 +10,7 @@ import pluggy
 
 from tcfg._base_errors import AttributeValueError, TargetError, closest, describe_choices
 from tcfg._base_features import Feature, FeatureValue, feature_name
+from tcfg._base_files import package_json
 from tcfg._model_codegen import Codegen, LLVMCodegen
 from tcfg._model_components import Component
 from tcfg._model_cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
@@ -50,6 +51,7 @@ __all__ = [
     "feature_name",
     "hookimpl",
     "host_triple",
+    "package_json",
 ]
 
 #: Marks a plugin's hook implementations: ``@hookimpl def tcfg_register_kinds(register): ...``

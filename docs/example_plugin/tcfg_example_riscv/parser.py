@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices, package_json
 
 
 @cache
 def cpu_table() -> dict[str, Any]:
     """The CPU data shipped with the plugin, read once on first use."""
-    text = resources.files(__package__).joinpath("cpus.json").read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
+    table: dict[str, Any] = package_json(__package__, "cpus.json")
     return table
 
 

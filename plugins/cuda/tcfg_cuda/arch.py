@@ -8,12 +8,11 @@ exactly compute capability X.Y) or ``sm_XYf`` (family-specific: runs within the 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.plugin import TargetError, describe_choices
+from tcfg.plugin import TargetError, describe_choices, package_json
 
 __all__ = [
     "ArchInfo",
@@ -59,10 +58,7 @@ class ArchInfo:
 
 @functools.cache
 def _raw() -> dict[str, Any]:
-    from importlib import resources
-
-    text = resources.files("tcfg_cuda").joinpath("data/arches.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = package_json("tcfg_cuda", "data/arches.json")
     return data
 
 

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterator
 from typing import Any
 
-from tcfg.plugin import TagSpec
+from tcfg.plugin import TagSpec, package_json
 
 __all__ = ["gpu_by_device_name", "gpu_tags"]
 
 
 @functools.cache
 def _data() -> dict[str, Any]:
-    from importlib import resources
-
-    text = resources.files("tcfg_cuda").joinpath("data/gpus.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = package_json("tcfg_cuda", "data/gpus.json")
     return data
 
 

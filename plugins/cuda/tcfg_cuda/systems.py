@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from importlib import resources
 from typing import Any
 
-from tcfg.plugin import TagSpec
+from tcfg.plugin import TagSpec, package_json
 
 __all__ = ["system_tags"]
 
 
 def system_tags() -> Iterator[TagSpec]:
     """One composite tag per system, each GPU a device built from its GPU tag."""
-    text = resources.files("tcfg_cuda").joinpath("data/systems.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = package_json("tcfg_cuda", "data/systems.json")
     for name, row in data["systems"].items():
         config = {
             "kind": "composite",

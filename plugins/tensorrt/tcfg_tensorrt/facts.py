@@ -8,12 +8,11 @@ turns them into comparable tuples. Devices are keyed by compute capability
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.plugin import AttributeValueError
+from tcfg.plugin import AttributeValueError, package_json
 
 __all__ = [
     "DeviceFacts",
@@ -34,10 +33,7 @@ _VERSION = re.compile(r"([0-9]+)\.([0-9]+)(?:\.([0-9]+))?\Z")
 @functools.cache
 def data() -> dict[str, Any]:
     """The parsed data file (read once)."""
-    from importlib import resources
-
-    text = resources.files("tcfg_tensorrt").joinpath("data/tensorrt.json").read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
+    loaded: dict[str, Any] = package_json("tcfg_tensorrt", "data/tensorrt.json")
     return loaded
 
 

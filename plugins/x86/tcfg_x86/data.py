@@ -10,12 +10,12 @@ clang refuses as ``-march``, which CPUs it accepts with the same LLVM feature se
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from tcfg.plugin import package_json
 
 __all__ = ["CpuEntry", "Tables", "load_json", "tables"]
 
@@ -77,7 +77,7 @@ class Tables:
 
 def load_json(name: str) -> Any:
     """A data file of this package, parsed."""
-    return json.loads((resources.files("tcfg_x86") / "data" / name).read_text(encoding="utf-8"))
+    return package_json("tcfg_x86", f"data/{name}")
 
 
 def _extra(add: list[str], remove: Sequence[str]) -> tuple[str, ...]:
