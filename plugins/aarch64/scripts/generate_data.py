@@ -519,6 +519,7 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             entry: dict[str, Any] = {}
             if plus is not None:
                 entry["adds"] = sorted(closed(llc[name], plus[1]) - base)
+                entry["plus_removes"] = sorted(base - closed(llc[name], plus[1]))
             if minus is not None:
                 after = closed(llc[name], minus[1])
                 gone = base - after
@@ -557,12 +558,15 @@ def arm_data(clang: Clang, opt: str) -> dict[str, Any]:
             entry: dict[str, Any] = {}
             if plus is not None:
                 entry["adds"] = sorted(closed(arch_start[arch], plus[1]) - feats)
+                entry["plus_removes"] = sorted(feats - closed(arch_start[arch], plus[1]))
             if minus is not None:
                 after = closed(arch_start[arch], minus[1])
                 full = closed(arch_start[arch], top_fs[arch])
                 top_after = rem_fs.get((arch, ext))
                 gone = full - closed(arch_start[arch], top_after[1]) if top_after is not None else set()
-                entry["removes"] = sorted((feats - after) | gone)
+                # the architecture's own features as measured; the rest (added by other
+                # extensions first) as the maximal set loses them
+                entry["removes"] = sorted((feats - after) | (gone - feats))
                 entry["no_adds"] = sorted(after - feats)
             table[ext] = entry
         arches[arch] = {

@@ -85,8 +85,13 @@ def clang_features(res: Resolved) -> list[str]:
     # Every addition is spelled out too: clang keeps one value per feature name, the last
     # given, so an explicit +neon overrides the -neon clang's driver derives from an
     # FPU-less CPU, where +dotprod alone would lose to it.
-    plus = [f"+{f}" for f in sorted(adds)]
     minus = [f"-{f}" for f in sorted(frozenset(reach - res.features) & hw)]
+    if family.name == "arm" and (adds or minus):
+        # 32-bit Arm clang derives more from a feature it is given (-fp64 also drops
+        # fpregs64 there): restate the target's FP and architecture features, which
+        # is exact (they are closed, and every removal is of a feature outside them)
+        adds |= res.features & (family.fp_features | family.arch_flags) & hw
+    plus = [f"+{f}" for f in sorted(adds)]
     return plus + minus + list(res.passthrough)
 
 

@@ -135,6 +135,7 @@ class _State:
             extra = ext.version_adds.get(version, frozenset()) - frozenset(self.removed)
             if self.frontend is not None:
                 self.frontend = self.frontend | ext.adds | extra
+            self.remove(ext.plus_removes, f"'+{mod}' in {option} turns it off, as clang does")
             self.add(ext.adds | extra, f"'+{mod}' in {option} adds it (the {mod} extension or what it requires)")
             return
         ext = table.get(mod[2:]) if mod.startswith("no") else None

@@ -45,6 +45,8 @@ class Ext:
     adds: frozenset[str] | None
     removes: frozenset[str] | None
     no_adds: frozenset[str] = frozenset()
+    #: What ``+ext`` turns off (clang's ``armv7e-m+fp`` drops the default FPU).
+    plus_removes: frozenset[str] = frozenset()
     #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
     version_adds: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -196,6 +198,7 @@ def _ext(raw: dict[str, Any]) -> Ext:
         adds=frozenset(raw["adds"]) if "adds" in raw else None,
         removes=frozenset(raw["removes"]) if "removes" in raw else None,
         no_adds=frozenset(raw.get("no_adds", ())),
+        plus_removes=frozenset(raw.get("plus_removes", ())),
         version_adds={v: frozenset(f) for v, f in raw.get("version_adds", {}).items()},
     )
 
