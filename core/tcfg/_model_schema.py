@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tcfg._base_cache import Memo
 from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class String(AttrType):
         self.pattern = re.compile(pattern) if pattern else None
         self.description = f"a string ({what})" if what else "a string"
         self.free_text = self.pattern is None
-        self._matched: set[str] = set()  # values the pattern accepted (bounded)
+        self._matched: Memo[str, bool] = Memo(_MATCHED_LIMIT)  # values the pattern accepted
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
@@ -127,9 +128,7 @@ class String(AttrType):
                 odd = next((c for c in value if not c.isascii()), None)
                 note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
                 raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
-            if len(self._matched) >= _MATCHED_LIMIT:
-                self._matched.clear()
-            self._matched.add(value)
+            self._matched.put(value, True)
         return value
 
     def json_schema(self) -> dict[str, Any]:
