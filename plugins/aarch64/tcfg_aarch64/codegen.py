@@ -74,7 +74,7 @@ def clang_features(res: Resolved) -> list[str]:
     """
     family, hw = res.family, res.family.hardware
     adds = (res.features - res.baseline) & hw
-    reach = set(res.baseline)
+    reach = set(res.baseline) | res.clang_on  # an override may bring back what clang's string had on
     for flag in adds & family.arch_flags:
         for arch in family.arches.values():
             if flag in arch.features and not (arch.features & family.arch_flags) - res.features:

@@ -59,6 +59,9 @@ class Resolved:
     passthrough: tuple[str, ...] = ()
     #: The CPU the flags name: the given one, else the one clang's -march picks, else generic.
     codegen_cpu: str = "generic"
+    #: What clang's own feature string for that CPU turns on, before the backend removes
+    #: what it implies away (32-bit Arm's ``+armv7-a`` goes with ``-neon``).
+    clang_on: frozenset[str] = frozenset()
 
 
 def split_mods(text: str) -> tuple[str, list[str]]:
@@ -272,16 +275,16 @@ def resolve(
         for mod in cpu_mods:
             state.modifier(mod, f"-mcpu={mcpu}", table, version, arch_label)
     if cpu is not None:
-        baseline, llc_baseline = cpu.features, cpu.llc_features
+        baseline, llc_baseline, clang_items = cpu.features, cpu.llc_features, cpu.clang
     elif family.generic is not None:
-        baseline, llc_baseline = family.generic.features, family.generic.llc_features
+        baseline, llc_baseline, clang_items = family.generic.features, family.generic.llc_features, family.generic.clang
     else:
         home = arch if arch is not None else _default_arch(family, triple)
         picked = family.cpus.get(home.clang_cpu)
         if picked is not None:  # clang's -march=armv7e-m compiles for cortex-m4: so do the flags
-            baseline, llc_baseline = picked.features, picked.llc_features
+            baseline, llc_baseline, clang_items = picked.features, picked.llc_features, picked.clang
         else:
-            baseline, llc_baseline = home.features, home.llc_features
+            baseline, llc_baseline, clang_items = home.features, home.llc_features, home.clang
         codegen_cpu = "generic" if mcpu is not None else home.clang_cpu
     if family.name == "aarch64":
         abi, abi_why = _aarch64_abi(float_abi)
@@ -314,6 +317,7 @@ def resolve(
         triple_arch,
         tuple(state.passthrough),
         codegen_cpu,
+        clang_on(clang_items),
     )
 
 
