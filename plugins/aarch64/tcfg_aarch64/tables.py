@@ -7,13 +7,13 @@ and ``data/tags.json`` hold facts with their cited sources. Nothing is read at i
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from tcfg.plugin import package_json
 
 __all__ = [
     "ArchTable",
@@ -35,7 +35,7 @@ _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
 
 def load(name: str) -> Any:
     """The parsed JSON data file ``name`` shipped in ``tcfg_aarch64/data``."""
-    return json.loads(resources.files("tcfg_aarch64").joinpath("data").joinpath(name).read_text("utf-8"))
+    return package_json("tcfg_aarch64", f"data/{name}")
 
 
 @dataclass(frozen=True)
