@@ -44,10 +44,10 @@ class ArmCpuParser(CpuParser):
             changed = _native(dict(attrs))
             attrs = changed
         else:
-            lower = {k: attrs[k].lower() for k in ("mcpu", "march") if isinstance(attrs.get(k), str)}
-            if any(attrs[k] != v for k, v in lower.items()):
+            mcpu, march = attrs.get("mcpu"), attrs.get("march")
+            if (mcpu is not None and mcpu != mcpu.lower()) or (march is not None and march != march.lower()):
                 # clang reads CPU and architecture names in any case: the target says them as LLVM does
-                changed = {**dict(attrs), **lower}
+                changed = {**dict(attrs), **{k: attrs[k].lower() for k in ("mcpu", "march") if attrs.get(k)}}
                 attrs = changed
         res = resolve_target(attrs, arch)
         feats, why = values(res)
