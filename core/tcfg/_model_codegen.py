@@ -13,11 +13,32 @@ __all__ = ["Codegen", "LLVMCodegen"]
 
 
 class Codegen(ABC):
-    """A kind-specific codegen configuration."""
+    """A kind-specific codegen configuration.
+
+    Besides :meth:`to_dict`, a configuration may speak the forms of neighbouring
+    compilers: :meth:`mlir_attr`, :meth:`iree_flags` and :meth:`triton_target`. A
+    kind a neighbour has no form for raises :class:`tcfg.TargetError` saying so; it
+    never returns a half-right form.
+    """
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        """The configuration as JSON-compatible data."""
+        """The configuration as JSON-compatible data (it includes the ``kind``)."""
+
+    def mlir_attr(self) -> str:
+        """The MLIR target attribute (``#nvvm.target<...>``, ``#rocdl.target<...>``, ...)."""
+        raise self._no_form("MLIR target attribute")
+
+    def iree_flags(self) -> list[str]:
+        """The ``iree-compile`` flags that compile for this target."""
+        raise self._no_form("iree-compile flags")
+
+    def triton_target(self) -> tuple[str, int | str, int]:
+        """``(backend, arch, warp_size)`` as Triton's ``GPUTarget`` takes them."""
+        raise self._no_form("Triton GPUTarget")
+
+    def _no_form(self, form: str) -> TargetError:
+        return TargetError(f"{self.to_dict().get('kind', type(self).__name__)!s} targets have no {form} in tcfg")
 
 
 @dataclass(frozen=True)
