@@ -24,15 +24,15 @@ def test_every_hook_is_in_the_guide_and_has_a_docstring(hook: str) -> None:
 
 def test_example_plugin_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(ROOT / "docs" / "example_plugin"))
-    from tcfg_example_riscv import plugin
+    from tcfg_example_loongarch import plugin
 
     reg = tcfg.Registry(plugins=[plugin], autoload=False)
-    t = tcfg.Target("llvm -mtriple=riscv64 -mcpu=sifive-x280", registry=reg)
-    assert t.features.rvv and t.features.vlen_bits == 512 and t.keys == ("riscv_cpu", "cpu")
-    assert t.features.explain("rvv") == "rvv = True: -mcpu=sifive-x280 has it"
-    assert tcfg.Target("starfive/visionfive2", registry=reg).attrs["num-cores"] == 4
-    with pytest.raises(tcfg.AttributeValueError, match="did you mean 'sifive-u74'"):
-        tcfg.Target("llvm -mtriple=riscv64 -mcpu=sifive-u47", registry=reg)
-    cg = tcfg.Target("c -mcpu=sifive-u74 -mattr=+v", registry=reg).codegen().to_dict()
-    assert cg["cpu"] == "sifive-u74" and cg["features"] == "+v"
-    sys.modules.pop("tcfg_example_riscv.plugin", None)
+    t = tcfg.Target("llvm -mtriple=loongarch64 -mcpu=la464", registry=reg)
+    assert t.features.lasx and t.features.simd_bits == 256 and t.keys == ("loongarch_cpu", "cpu")
+    assert t.features.explain("lasx") == "lasx = True: -mcpu=la464 has it"
+    assert tcfg.Target("loongson/3a6000", registry=reg).attrs["num-cores"] == 4
+    with pytest.raises(tcfg.AttributeValueError, match="did you mean 'la464'"):
+        tcfg.Target("llvm -mtriple=loongarch64 -mcpu=la446", registry=reg)
+    cg = tcfg.Target("c -mcpu=la464 -mattr=+frecipe", registry=reg).codegen().to_dict()
+    assert cg["cpu"] == "la464" and cg["features"] == "+frecipe"
+    sys.modules.pop("tcfg_example_loongarch.plugin", None)

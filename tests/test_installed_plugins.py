@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = {
-    "riscv": ROOT / "docs" / "example_plugin",
+    "loongarch": ROOT / "docs" / "example_plugin",
     **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")},
 }
 
@@ -25,7 +25,7 @@ import json, warnings, tcfg
 warnings.simplefilter("ignore")
 out = {"plugins": {r.name: r.to_dict() for r in tcfg.plugins()}, "kinds": tcfg.list_kinds(), "tags": tcfg.list_tags()}
 try:
-    t = tcfg.Target("llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-x280 -mattr=-v")
+    t = tcfg.Target("llvm -mtriple=loongarch64-linux-gnu -mcpu=la664 -mattr=-lasx")
     out["target"] = {"str": str(t), "keys": list(t.keys), "features": dict(t.features)}
 except tcfg.TargetError as exc:
     out["target"] = {"error": type(exc).__name__ + ": " + str(exc)}
@@ -58,47 +58,47 @@ def report(site: Path, **env: str) -> dict[str, Any]:
 
 
 def test_example_plugin_loads_through_its_entry_point(site: Path) -> None:
-    data = report(site, TCFG_LOAD_PLUGINS="riscv")
-    record = data["plugins"]["riscv"]
+    data = report(site, TCFG_LOAD_PLUGINS="loongarch")
+    record = data["plugins"]["loongarch"]
     assert (record["status"], record["distribution"], record["version"]) == (
         "loaded",
-        "tcfg-example-riscv",
+        "tcfg-example-loongarch",
         "0.1.0",
     )
-    assert record["registered"]["cpu_parsers"] == ["riscv"]
-    assert "starfive/visionfive2" in data["tags"]
+    assert record["registered"]["cpu_parsers"] == ["loongarch"]
+    assert "loongson/3a6000" in data["tags"]
     target = data["target"]
-    assert target["keys"] == ["riscv_cpu", "cpu"]
-    assert target["features"] == {"is_riscv": True, "vlen_bits": 0, "zba": True, "zbb": True}
+    assert target["keys"] == ["loongarch_cpu", "cpu"]
+    assert target["features"] == {"is_loongarch": True, "simd_bits": 128, "lsx": True, "frecipe": True}
 
 
 def test_env_controls_select_plugins(site: Path) -> None:
     assert set(report(site, TCFG_DISABLE_PLUGIN_AUTOLOAD="1")["plugins"]) == {"core"}
-    assert set(report(site, TCFG_LOAD_PLUGINS="")["plugins"]) >= {"core", "riscv"}
+    assert set(report(site, TCFG_LOAD_PLUGINS="")["plugins"]) >= {"core", "loongarch"}
     none = report(site, TCFG_LOAD_PLUGINS="")
-    assert none["plugins"]["riscv"]["status"] == "disabled"
-    assert "TCFG_LOAD_PLUGINS" in none["plugins"]["riscv"]["error"]
-    blocked = report(site, TCFG_LOAD_PLUGINS="riscv,slow", TCFG_DISABLED_PLUGINS="slow")
+    assert none["plugins"]["loongarch"]["status"] == "disabled"
+    assert "TCFG_LOAD_PLUGINS" in none["plugins"]["loongarch"]["error"]
+    blocked = report(site, TCFG_LOAD_PLUGINS="loongarch,slow", TCFG_DISABLED_PLUGINS="slow")
     assert blocked["plugins"]["slow"]["status"] == "disabled"
-    assert blocked["plugins"]["riscv"]["status"] == "loaded"
+    assert blocked["plugins"]["loongarch"]["status"] == "loaded"
 
 
 def test_plugin_that_fails_to_import_leaves_the_others_working(site: Path) -> None:
-    data = report(site, TCFG_LOAD_PLUGINS="riscv,broken")
+    data = report(site, TCFG_LOAD_PLUGINS="loongarch,broken")
     assert data["plugins"]["broken"]["status"] == "failed"
     assert "tcfg_missing_dependency" in data["plugins"]["broken"]["error"]
-    assert data["plugins"]["riscv"]["status"] == "loaded"
-    assert data["target"]["keys"] == ["riscv_cpu", "cpu"]
+    assert data["plugins"]["loongarch"]["status"] == "loaded"
+    assert data["target"]["keys"] == ["loongarch_cpu", "cpu"]
     warned = run(site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS="broken")
     assert "PluginWarning" in warned.stderr and "'broken'" in warned.stderr
 
 
 def test_two_plugins_claiming_one_architecture(site: Path) -> None:
-    data = report(site, TCFG_LOAD_PLUGINS="riscv,shadow")
+    data = report(site, TCFG_LOAD_PLUGINS="loongarch,shadow")
     error = data["plugins"]["shadow"]["error"]
     assert data["plugins"]["shadow"]["status"] == "failed"
-    assert "'shadow'" in error and "'riscv'" in error and "'riscv64'" in error
-    assert data["target"]["keys"] == ["riscv_cpu", "cpu"]
+    assert "'shadow'" in error and "'loongarch'" in error and "'loongarch64'" in error
+    assert data["target"]["keys"] == ["loongarch_cpu", "cpu"]
 
 
 def test_raising_and_invalid_plugins_leave_nothing_behind(site: Path) -> None:
@@ -121,7 +121,7 @@ def test_slow_plugin_delays_loading_but_not_import(site: Path) -> None:
     start = time.perf_counter()
     assert run(site, "import tcfg", TCFG_LOAD_PLUGINS="slow").returncode == 0
     import_only = time.perf_counter() - start
-    data = report(site, TCFG_LOAD_PLUGINS="slow,riscv")
+    data = report(site, TCFG_LOAD_PLUGINS="slow,loongarch")
     assert import_only < 2.0
     assert data["plugins"]["slow"]["status"] == "loaded" and "slow/box" in data["tags"]
 
@@ -139,16 +139,18 @@ def test_each_fault_is_reported_by_the_cli_and_strict_mode(site: Path, fault: st
     listed = run(
         site,
         "from tcfg.cli import main; raise SystemExit(main(['plugins', '--json']))",
-        TCFG_LOAD_PLUGINS=f"riscv,{fault}",
+        TCFG_LOAD_PLUGINS=f"loongarch,{fault}",
     )
     records = {r["name"]: r for r in json.loads(listed.stdout)}
     assert records[fault]["status"] == "failed" and cause in records[fault]["error"]
-    assert records["riscv"]["status"] == "loaded"
+    assert records["loongarch"]["status"] == "loaded"
     shown = run(
         site,
-        "from tcfg.cli import main; raise SystemExit(main(['show', 'starfive/visionfive2']))",
-        TCFG_LOAD_PLUGINS=f"riscv,{fault}",
+        "from tcfg.cli import main; raise SystemExit(main(['show', 'loongson/3a6000']))",
+        TCFG_LOAD_PLUGINS=f"loongarch,{fault}",
     )
-    assert shown.returncode == 0 and "riscv_cpu" in shown.stdout
-    strict = run(site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS=f"riscv,{fault}", TCFG_STRICT_PLUGINS="1")
+    assert shown.returncode == 0 and "loongarch_cpu" in shown.stdout
+    strict = run(
+        site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS=f"loongarch,{fault}", TCFG_STRICT_PLUGINS="1"
+    )
     assert strict.returncode != 0 and "PluginError" in strict.stderr and cause in strict.stderr

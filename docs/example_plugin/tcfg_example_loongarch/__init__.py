@@ -1,1 +1,1 @@
-"""Example tcfg plugin: RISC-V CPUs, as walked through in docs/plugins.md."""
+"""Example tcfg plugin: LoongArch CPUs, as walked through in docs/plugins.md."""

@@ -1,1 +1,1 @@
-"""Throwaway plugin: claims the RISC-V architecture the example plugin owns."""
+"""Throwaway plugin: claims the LoongArch architecture the example plugin owns."""

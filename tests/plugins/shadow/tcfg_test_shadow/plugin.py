@@ -1,4 +1,4 @@
-"""Claims riscv64, which the example plugin already owns."""
+"""Claims loongarch64, which the example plugin already owns."""
 
 from typing import Any
 
@@ -7,7 +7,7 @@ from tcfg.plugin import CpuParser, hookimpl
 
 class Clash(CpuParser):
     name = "shadow"
-    arches = ("riscv64",)
+    arches = ("loongarch64",)
 
     def claims_cpu(self, mcpu: str) -> bool:
         return False
