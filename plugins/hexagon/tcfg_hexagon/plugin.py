@@ -1,0 +1,33 @@
+"""The hook implementations of the hexagon plugin: the ``hexagon`` kind, its tags and codegen.
+
+Importing this module reads no data: the tables load in the functions that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg_hexagon.kind import HEXAGON
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    register(HEXAGON)
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_hexagon.tags import hexagon_tags
+
+    for tag in hexagon_tags():
+        register(tag)
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name != "hexagon":
+        return None
+    from tcfg_hexagon.codegen import codegen_for
+
+    return codegen_for(target)
