@@ -20,8 +20,8 @@ PREFIXES = ("aws/trn",)
 
 def _plain(value: Any) -> Any:
     """A TVM export value as JSON data (nested targets as dicts, arrays as lists)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, dict) or hasattr(value, "items"):  # TVM's Map too
+        return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) or type(value).__name__ == "Array":
         return [_plain(v) for v in value]
     if isinstance(value, tvm.target.Target):

@@ -1,0 +1,35 @@
+"""The hook implementations of the apple plugin: the ``metal`` kind, Apple GPU tags and Metal codegen.
+
+Importing this module reads no data: the family table loads on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg_apple.kind import METAL
+
+__all__ = ["tcfg_codegen", "tcfg_register_kinds", "tcfg_register_tags"]
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    register(METAL)
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_apple.tags import gpu_tags
+
+    for tag in gpu_tags():
+        register(tag)
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name != "metal":
+        return None
+    from tcfg_apple.codegen import codegen_for
+
+    return codegen_for(target)

@@ -1,0 +1,25 @@
+"""Shared fixtures: a registry of this plugin and the aarch64 plugin (the tags' hosts), TVM's snapshot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tcfg
+import tcfg_aarch64.plugin
+import tcfg_apple.plugin
+
+
+@pytest.fixture(scope="session")
+def reg() -> tcfg.Registry:
+    return tcfg.Registry(plugins=[tcfg_apple.plugin, tcfg_aarch64.plugin], autoload=False)
+
+
+@pytest.fixture(scope="session")
+def tvm() -> dict[str, Any]:
+    """Apache TVM 0.27's own exports (``scripts/snapshot_tvm.py``)."""
+    data: dict[str, Any] = json.loads((Path(__file__).parent / "fixtures" / "tvm.json").read_text())
+    return data
