@@ -1,0 +1,12 @@
+"""tcfg plugin: AMD GPUs (the ``rocm`` kind, AMD GPU tags, AMDGPU codegen, GPU detection).
+
+The public API, for users and for plugins that build on this one (declare
+``tcfg-plugin-rocm`` as a dependency and import from here only): :func:`processor`
+gives a processor's facts, :func:`processor_names` every processor clang-22 knows,
+:func:`parse_target_id` reads a target ID such as ``gfx942:sramecc+:xnack-``.
+"""
+
+from tcfg_rocm.codegen import RocmCodegen
+from tcfg_rocm.processors import Processor, TargetId, parse_target_id, processor, processor_names
+
+__all__ = ["Processor", "RocmCodegen", "TargetId", "parse_target_id", "processor", "processor_names"]

@@ -1,0 +1,43 @@
+"""The hook implementations of the rocm plugin: the ``rocm`` kind, AMD GPU tags, codegen, detection.
+
+Importing this module reads no data: the processor, feature and board tables load on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_rocm.kind import rocm_kind
+
+    register(rocm_kind())
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_rocm.boards import board_tags
+
+    for tag in board_tags():
+        register(tag)
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name != "rocm":
+        return None
+    from tcfg_rocm.codegen import codegen_for
+
+    return codegen_for(target)
+
+
+@hookimpl
+def tcfg_detect() -> Sequence[dict[str, Any]]:
+    """One rocm target per AMD GPU the kernel driver (amdkfd) reports; none without one."""
+    from tcfg_rocm.detect import detect_gpus
+
+    return [gpu.spec() for gpu in detect_gpus()]
