@@ -27,7 +27,7 @@ def variants() -> list[str]:
         for count in range(1, len(row.modifiers) + 1):
             for mods in itertools.combinations(row.modifiers, count):
                 for signs in itertools.product("+-", repeat=count):
-                    ids.append(":".join([name, *(m + s for m, s in zip(mods, signs))]))
+                    ids.append(":".join([name, *(m + s for m, s in zip(mods, signs, strict=True))]))
         out += [f"rocm -mcpu={i}" for i in ids]
         out += [
             f"rocm -mcpu={name} -mattr=+wavefrontsize{size}"
