@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from tcfg._service_config import CompilationConfig
     from tcfg._service_dispatch import GenericFunc, generic_func
     from tcfg._service_tuning import TuningRecord
+    from tcfg._service_tvm import from_tvm
 
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",
+    "from_tvm",
     "generic_func",
     "get_kind",
     "get_tag",
@@ -66,6 +68,7 @@ _LAZY = {
     "generic_func": "tcfg._service_dispatch",
     "CompilationConfig": "tcfg._service_config",
     "TuningRecord": "tcfg._service_tuning",
+    "from_tvm": "tcfg._service_tvm",
 }
 
 

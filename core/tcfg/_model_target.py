@@ -194,6 +194,15 @@ class Target:
             self._json = text
         return text
 
+    def to_tvm(self) -> dict[str, Any]:
+        """A dict that ``tvm.target.Target`` of Apache TVM 0.27 accepts, describing the same device.
+
+        Attributes TVM's kind lacks are dropped; ``tcfg.from_tvm`` reads TVM's targets back.
+        """
+        from tcfg._model_tvm import to_tvm
+
+        return to_tvm(self)
+
     def __repr__(self) -> str:
         return f"Target({str(self)!r})"
 

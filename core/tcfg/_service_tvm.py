@@ -1,0 +1,139 @@
+"""Reading Apache TVM's targets: :func:`from_tvm`, the inverse of ``Target.to_tvm()``.
+
+``from_tvm(tvm.target.Target(t.to_tvm()).export()) == t`` for every target whose
+attributes TVM has, and for every target built from a tag of ours (TVM keeps the tag
+name, and the tag brings back the attributes TVM has no place for).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from tcfg._base_errors import TargetError, UnknownTagError
+from tcfg._engine_registry import Registry, default_registry
+from tcfg._model_target import Target
+from tcfg._model_tvm import to_tvm, tvm_kinds
+
+__all__ = ["from_tvm"]
+
+
+def from_tvm(source: Any, *, registry: Registry | None = None) -> Target:
+    """The tcfg target that a TVM target describes.
+
+    ``source`` is a ``tvm.target.Target`` (anything with an ``export()`` method: TVM is
+    never imported here), its export dict, JSON text, or a classic string of TVM up to
+    0.2x (``-keys``, ``-device``, ``-model``, ``-libs`` included). TVM's derived
+    ``feature.*`` keys and an empty ``tag`` are ignored; the trailing keys that TVM or
+    tcfg derive for the kind are dropped, those before them kept as given; a tag tcfg
+    knows is rebuilt from the tag. A kind or attribute tcfg lacks is a
+    :class:`TargetError` naming it, with the valid choices.
+    """
+    registry = registry or default_registry()
+    return _read(_config(source, registry), registry)
+
+
+def _config(source: Any, registry: Registry) -> dict[str, Any]:
+    """``source`` as a dict of plain values (the TVM form), whatever form it came in."""
+    if isinstance(source, str):
+        text = source.strip()
+        if not text.startswith("{"):  # the classic string: tcfg's own grammar reads it
+            return registry.target(text).export()
+        try:
+            source = json.loads(text)
+        except ValueError as exc:
+            raise TargetError(f"TVM target {_short(text)}: invalid JSON: {exc}") from None
+    value = _plain(source)
+    if not isinstance(value, dict):
+        raise TargetError(
+            f"TVM target {_short(source)}: expected a tvm.target.Target, a dict, JSON text or a target string, "
+            f"not {type(source).__name__}"
+        )
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """TVM's containers and nested targets (``Map``, ``Array``, ``Target``) as dicts and lists."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    export = getattr(value, "export", None)
+    if callable(export):  # a tvm.target.Target, or one of ours
+        return _plain(export())
+    if isinstance(value, Mapping) or hasattr(value, "items"):
+        return {str(key): _plain(item) for key, item in value.items()}
+    try:
+        return [_plain(item) for item in value]
+    except TypeError:
+        raise TargetError(f"TVM target value {value!r} ({type(value).__name__}) is not a TVM value") from None
+
+
+def _read(config: dict[str, Any], registry: Registry) -> Target:
+    kind = config.get("kind")
+    if not isinstance(kind, str):
+        raise TargetError(f"TVM target {_short(config)}: 'kind' must be a kind name, got {kind!r}")
+    spec: dict[str, Any] = {}
+    for name, value in config.items():
+        if name.startswith("feature.") or (name == "tag" and value == ""):
+            continue  # derived by TVM, or TVM's "no tag"
+        if name == "host" and isinstance(value, dict):
+            value = _read(value, registry)
+        elif name == "devices" and isinstance(value, list):
+            value = [_read(device, registry) if isinstance(device, dict) else device for device in value]
+        spec[name] = value
+    keys = spec.pop("keys", None)
+    tag = spec.get("tag")
+    try:
+        if isinstance(tag, str) and _tag_kind(tag, registry) == kind:
+            _from_tag(spec, registry.target({"tag": tag}), registry)
+        target = registry.target(spec)
+        if isinstance(keys, list) and keys:
+            given = _given_keys(keys, target, kind)
+            if given:
+                target = registry.target({**spec, "keys": given})
+    except TargetError as exc:
+        raise type(exc)(f"from_tvm: {exc}") from None
+    return target
+
+
+def _from_tag(spec: dict[str, Any], base: Target, registry: Registry) -> None:
+    """Make ``spec`` build from its tag, ``base``: the tag brings back what TVM has no place for.
+
+    A nested target (a host, a composite's devices) that reads the same as the tag's
+    own after a trip through TVM is the tag's own, and is left to the tag.
+    """
+    del spec["kind"]
+    for name, value in list(spec.items()):
+        mine = base.attrs.get(name)
+        if isinstance(mine, Target):
+            lossy: Any = _read(to_tvm(mine), registry)
+        elif isinstance(mine, tuple) and mine and isinstance(mine[0], Target):
+            lossy = [_read(to_tvm(device), registry) for device in mine]
+        else:
+            continue
+        if lossy == value:
+            del spec[name]
+
+
+def _tag_kind(name: str, registry: Registry) -> Any:
+    """The kind of tcfg's tag ``name``, or None if tcfg has no such tag."""
+    try:
+        return registry.get_tag(name).get("kind")
+    except UnknownTagError:
+        return None
+
+
+def _given_keys(keys: list[Any], target: Target, kind: str) -> list[Any]:
+    """``keys`` without the trailing ones that tcfg (``target.keys``) or TVM derive for the kind."""
+    tvm_kind = tvm_kinds()["kinds"].get(kind, {})
+    derived = {*target.keys, *tvm_kind.get("default_keys", ())}
+    end = len(keys)
+    while end and keys[end - 1] in derived:
+        end -= 1
+    return keys[:end]
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    """``value`` as short text for an error message."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return repr(text if len(text) <= limit else text[:limit] + "...")
