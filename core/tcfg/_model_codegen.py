@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,6 +89,31 @@ class LLVMCodegen(Codegen):
         flags.append(f"-O={self.opt_level}")
         return flags + list(self.extra_llc)
 
+    def mlir_attr(self) -> str:
+        """MLIR's LLVM target attribute: ``#llvm.target<triple = ..., chip = ..., features = ...>`` (MLIR 22).
+
+        ``features`` is left out when there are none.
+        """
+        parts = [f"triple = {_mlir_string(self.triple)}", f"chip = {_mlir_string(self.cpu)}"]
+        if self.features:
+            listed = ", ".join(_mlir_string(feature) for feature in self.features)
+            parts.append(f"features = #llvm.target_features<[{listed}]>")
+        return f"#llvm.target<{', '.join(parts)}>"
+
+    def iree_flags(self) -> list[str]:
+        """``iree-compile`` flags for IREE's ``llvm-cpu`` backend on the local device."""
+        flags = [
+            "--iree-hal-target-device=local",
+            "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-triple={self.triple}",
+            f"--iree-llvmcpu-target-cpu={self.cpu}",
+        ]
+        if self.features:
+            flags.append(f"--iree-llvmcpu-target-cpu-features={self.feature_string}")
+        if self.float_abi in ("soft", "hard"):  # IREE's default is softfp
+            flags.append(f"--iree-llvmcpu-target-float-abi={self.float_abi}")
+        return flags
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "llvm",
@@ -132,3 +158,8 @@ class LLVMCodegen(Codegen):
         builder = llvm.create_pass_builder(machine, tuning)
         builder.getModulePassManager().run(module, builder)
         return str(machine.emit_assembly(module))
+
+
+def _mlir_string(text: str) -> str:
+    """``text`` as an MLIR string literal (a JSON string is one: the same escapes)."""
+    return json.dumps(text)
