@@ -97,8 +97,15 @@ def _build_parser() -> _Parser:
     tags = command("tags", "list the registered tags with their descriptions")
     tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
     command("plugins", "list the discovered plugins, their status and errors")
-    codegen = command("codegen", "print the code generator's configuration for a target")
+    codegen = command("codegen", "print the code generator's configuration for a target, or one tool's form of it")
     codegen.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
+    codegen.add_argument(
+        "--for",
+        dest="form",
+        choices=tuple(_FORMS),
+        metavar="TOOL",
+        help=f"only the form one tool reads: {', '.join(_FORMS)}",
+    )
     schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
     schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
     command("detect", "print targets for the devices of this machine")
@@ -408,8 +415,23 @@ def _mapping_lines(data: Mapping[str, Any], indent: str) -> list[str]:
     return lines
 
 
+#: ``codegen --for TOOL``: the codegen method that gives each tool's form (``tvm`` is ``Target.to_tvm``).
+_FORMS = {
+    "tvm": "to_tvm",
+    "mlir": "mlir_attr",
+    "iree": "iree_flags",
+    "triton": "triton_target",
+    "clang": "clang_flags",
+    "llc": "llc_flags",
+    "nvcc": "nvcc_flags",
+}
+
+
 def _codegen(registry: Registry, args: argparse.Namespace) -> int:
     target = registry.target(args.target)
+    if args.form is not None:
+        _print_form(target, args.form, args.json)
+        return 0
     config = target.codegen().to_dict()
     if args.json:
         _print_json(config)
@@ -418,6 +440,44 @@ def _codegen(registry: Registry, args: argparse.Namespace) -> int:
     for line in _mapping_lines(config, "  "):
         print(line)
     return 0
+
+
+def _print_form(target: Target, tool: str, as_json: bool) -> None:
+    """Print what ``tool`` reads for ``target``: a TVM dict, an MLIR attribute, flags, a Triton target.
+
+    Text: a string as it is, a dict as one line of JSON (what TVM 0.27 reads), a list
+    or tuple as shell words. A form the target lacks is a TargetError naming those it has.
+    """
+    try:
+        value = _form(target, tool)
+    except TargetError as exc:
+        others = [name for name in _FORMS if name != tool and _has_form(target, name)]
+        raise TargetError(f"{exc}; forms for this target: {', '.join(others) or 'none'}") from None
+    if as_json:
+        _print_json(value)
+    elif isinstance(value, str):
+        print(value)
+    elif isinstance(value, Mapping):
+        print(json.dumps(value, ensure_ascii=False))
+    else:
+        print(shlex.join(str(item) for item in value))
+
+
+def _form(target: Target, tool: str) -> Any:
+    """``tool``'s form of ``target`` (see :data:`_FORMS`); TargetError if the target has none."""
+    source: Any = target if tool == "tvm" else target.codegen()
+    method = getattr(source, _FORMS[tool], None)
+    if method is None:
+        raise TargetError(f"{target.kind.name} targets have no {tool} flags in tcfg (target {str(target)!r})")
+    return method()
+
+
+def _has_form(target: Target, tool: str) -> bool:
+    try:
+        _form(target, tool)
+    except TargetError:
+        return False
+    return True
 
 
 def _schema(registry: Registry, args: argparse.Namespace) -> int:
