@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import tcfg
+import tcfg_rocm.plugin
 from tcfg_rocm.processors import processor, processor_names
 
 from .conftest import variants
@@ -171,3 +172,20 @@ def test_processor_rows_are_consistent() -> None:
         row = processor(name)
         assert row.default_wavefront_size in row.wavefront_sizes
         assert (row.generic) == name.endswith("-generic")
+
+
+def _best_per_call(build: object, runs: int = 2000, repeat: int = 5) -> float:
+    import itertools
+    import timeit
+
+    count = itertools.count()
+    return min(timeit.repeat(lambda: build(next(count)), number=runs, repeat=repeat)) / runs  # type: ignore[operator]
+
+
+def test_building_a_target_costs_what_a_cuda_target_costs(reg: tcfg.Registry) -> None:
+    """A new rocm string (a distinct -model each call, so no cache hits) costs about what a cuda one does."""
+    cuda_plugin = pytest.importorskip("tcfg_cuda.plugin")
+    both = tcfg.Registry(plugins=[tcfg_rocm.plugin, cuda_plugin], autoload=False)
+    rocm = _best_per_call(lambda i: tcfg.Target(f"rocm -mcpu=gfx90a -model=m{i}", registry=both))
+    cuda = _best_per_call(lambda i: tcfg.Target(f"cuda -arch=sm_80 -model=m{i}", registry=both))
+    assert rocm < max(40e-6, 1.5 * cuda), f"rocm {rocm * 1e6:.1f} us, cuda {cuda * 1e6:.1f} us per new target"
