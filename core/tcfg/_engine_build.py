@@ -26,7 +26,7 @@ from tcfg._base_errors import (
 )
 from tcfg._base_features import FeatureValue
 from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
-from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of
+from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
 from tcfg._model_schema import Attr, InvalidValue
 from tcfg._model_target import Target
 
@@ -516,6 +516,8 @@ def finish(
     registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int, checked: bool = False
 ) -> Target:
     """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target."""
+    if kind._aliases and not kind._aliases.keys().isdisjoint(attrs):
+        attrs = _canonical_names(kind, attrs, text)
     compiler = None if "compiler" not in attrs else _compiler(registry, kind, attrs["compiler"], text)
     if not checked:
         _check_names(registry, kind, compiler, attrs, text)
@@ -555,6 +557,8 @@ def finish(
         if features:
             _vet_features(registry, features, text)
         keys = _unique(tuple(key for d in found for key in d.keys) + kind.default_keys)
+    if "libs" in given:
+        _check_libs(registry, kind, {**defaults, **given}, features, text)
     user_keys = given["keys"] if "keys" in given else defaults.get("keys")
     if user_keys:
         keys = _unique((*user_keys, *keys))
@@ -564,6 +568,26 @@ def finish(
         if defaults.get(name, _MISSING) != value:
             config[name] = value
     return Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
+
+
+def _canonical_names(kind: TargetKind, attrs: dict[str, Any], text: Any) -> dict[str, Any]:
+    """``attrs`` with the kind's attribute aliases renamed (TVM's ``cuda -mcpu`` is ``-arch``)."""
+    try:
+        return kind.canonical_names(attrs)
+    except TargetError as exc:
+        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+
+
+def _check_libs(
+    registry: Registry, kind: TargetKind, full: dict[str, Any], features: Mapping[str, FeatureValue], text: Any
+) -> None:
+    """Refuse ``-libs`` names that the libraries registered for the kind do not accept for this target."""
+    libraries = registry.libraries(kind.name)
+    if libraries:
+        try:
+            check_libs(full["libs"], libraries, DeriveRequest(kind.name, full, registry, features))
+        except TargetError as exc:
+            raise type(exc)(f"target {_short(text)!r}: {exc}") from None
 
 
 class _Prepared(NamedTuple):

@@ -33,6 +33,16 @@ _CPU_ATTRS = (
     Attr("mfloat-abi", _FLOAT_ABI, doc="Floating-point ABI."),
 )
 
+#: TVM's fine-grained fast-math flags of the llvm kind: (suffix, the LLVM fast-math flag's meaning).
+_FAST_MATH_FLAGS = (
+    ("nnan", "assume no NaN arguments or results"),
+    ("ninf", "assume no infinite arguments or results"),
+    ("nsz", "ignore the sign of zero"),
+    ("arcp", "allow reciprocals instead of division"),
+    ("contract", "allow floating-point contraction (fused multiply-add)"),
+    ("reassoc", "allow reassociation"),
+)
+
 LLVM = TargetKind(
     name="llvm",
     device_type="cpu",
@@ -40,8 +50,18 @@ LLVM = TargetKind(
         *_CPU_ATTRS,
         Attr("num-cores", Integer(minimum=1), doc="Number of cores to parallelise over."),
         Attr("opt-level", Integer(minimum=0, maximum=3), doc="LLVM optimisation level (default 2)."),
-        Attr("fast-math", Boolean(), default=False, doc="Allow fast-math floating-point transformations."),
+        Attr("fast-math", Boolean(), default=False, doc="Allow fast-math floating-point transformations (all flags)."),
+        *(
+            Attr(f"fast-math-{flag}", Boolean(), doc=f"LLVM fast-math flag {flag}: {meaning} (TVM's option).")
+            for flag, meaning in _FAST_MATH_FLAGS
+        ),
         Attr("vector-width", Integer(minimum=1), doc="Preferred vector width in bits."),
+        Attr("jit", Choice(("mcjit", "orcjit")), doc="The LLVM JIT engine that runs the code in-process (TVM's)."),
+        Attr(
+            "cl-opt",
+            StringList(String(r"[A-Za-z0-9_.\-]+(:[A-Za-z]+)?(=[^,]*)?", "an LLVM option: name[:type][=value]")),
+            doc="LLVM command-line options to set for code generation, as TVM's -cl-opt.",
+        ),
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,

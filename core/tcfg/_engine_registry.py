@@ -30,7 +30,7 @@ from tcfg._engine_build import BuildState, build, from_text, nested_context, wit
 from tcfg._model_codegen import Codegen
 from tcfg._model_components import ROLES, Component, Role
 from tcfg._model_cpu import CpuParser
-from tcfg._model_kind import Compiler, Derived, TargetKind
+from tcfg._model_kind import Compiler, Derived, Library, TargetKind
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
@@ -135,6 +135,7 @@ class Registry:
         self._tags: dict[str, TagEntry] = {}
         self._parsers: list[CpuParser] = []
         self._compilers: dict[tuple[str, str], Compiler] = {}
+        self._libraries: dict[str, list[Library]] = {}  # by kind, every registration in load order
         self._components: dict[Role, dict[str, Component]] = {role: {} for role in ROLES}
         self._features = FeatureIndex()
         self._owners: dict[tuple[str, str], str] = {}
@@ -355,6 +356,7 @@ class Registry:
         while True:
             self._tags.clear()
             self._compilers.clear()
+            self._libraries.clear()
             self._cache.clear()
             failed: tuple[_Stage, str] | None = None
             for stage in stages.values():
@@ -374,6 +376,16 @@ class Registry:
         plugin = stage.plugin
         added_compilers: list[tuple[str, str]] = []
         for compiler in stage.compilers:
+            if isinstance(compiler, Library):  # -libs names travel with the compilers (no hook of their own)
+                for kind_name in compiler.kinds:
+                    if kind_name not in self._kinds:
+                        raise _PluginFailure(
+                            f"registers the library {compiler.name!r} for the kind {kind_name!r}, "
+                            "which no loaded plugin provides"
+                        )
+                    self._libraries.setdefault(kind_name, []).append(compiler)
+                    added_compilers.append((kind_name, f"libs={compiler.name}"))
+                continue
             if not isinstance(compiler, Compiler):
                 raise _PluginFailure(f"registered {compiler!r} as a compiler; expected a tcfg.plugin.Compiler")
             for kind_name in compiler.kinds:
@@ -663,6 +675,12 @@ class Registry:
         if not self._tags_loaded:
             self._ensure_tags()
         return self._tags
+
+    def libraries(self, kind: str) -> Sequence[Library]:
+        """The ``-libs`` libraries registered for ``kind``: every registration, in load order."""
+        if not self._loaded:
+            self._ensure()
+        return self._libraries.get(kind, ())
 
     def compiler_table(self) -> Mapping[tuple[str, str], Compiler]:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from tcfg._base_errors import TargetError, describe_choices
 from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
+from tcfg._model_kind import Rule
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
 __all__ = ["ROLES", "Component", "ComponentType", "ComponentValue", "Role"]
@@ -26,16 +27,25 @@ ROLES: tuple[Role, ...] = ("executor", "runtime")
 
 @dataclass(frozen=True)
 class Component:
-    """A registered executor or runtime: its name, attributes and what it is."""
+    """A registered executor or runtime: its name, attributes and what it is.
+
+    ``rule`` (None: valid in every composite) sees the composite target that names the
+    component (its attributes, ``devices`` included) and returns None, or why the
+    component cannot be used there (the ``cuda-graph`` runtime needs a CUDA device);
+    the composite is then refused with that reason.
+    """
 
     name: str
     attrs: Sequence[Attr] = ()
     doc: str = ""
+    rule: Rule | None = None
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"component name {self.name!r} must match {NAME.pattern}")
+        if any(attr.aliases for attr in self.attrs):
+            raise ValueError(f"component {self.name!r}: only a kind's attributes may have aliases")
         object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
 
 

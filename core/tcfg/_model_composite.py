@@ -1,24 +1,37 @@
 """The ``composite`` kind: a host, devices (composite themselves or not), an executor and a runtime.
 
-Executors and runtimes belong here, not on leaf kinds. The core registers the
-executors ``graph``, ``vm`` and ``aot`` and the runtimes ``cpp`` and ``crt``; plugins
-add more with ``tcfg_register_executors`` / ``tcfg_register_runtimes``.
+Executors and runtimes belong here, not on leaf kinds. The core registers TVM's
+executors ``graph``, ``vm`` and ``aot`` and runtimes ``cpp`` and ``crt``, with TVM's
+options; plugins add more with ``tcfg_register_executors`` / ``tcfg_register_runtimes``
+(the cuda plugin's ``cuda-graph`` runtime), whose rules the composite's parser applies.
 """
 
 from __future__ import annotations
 
 from tcfg._base_errors import AttributeValueError
-from tcfg._model_components import Component, ComponentType
+from tcfg._model_components import ROLES, Component, ComponentType
 from tcfg._model_kind import Derived, DeriveRequest, TargetKind
 from tcfg._model_schema import Attr, Boolean, Choice, Integer, TargetList
 
 __all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
 
 
+_COMPOSITE = Derived(keys=("composite",))
+
+
 def _parse_composite(request: DeriveRequest) -> Derived:
+    """Refuse a composite without devices, or one whose executor or runtime's rule refuses it."""
     if not request.attrs.get("devices"):
         raise AttributeValueError("a composite target needs at least one target in -devices")
-    return Derived(keys=("composite",))
+    for role in ROLES:
+        chosen = request.attrs.get(role)
+        if chosen is None:
+            continue
+        spec = request.registry.components(role)[chosen.name]
+        reason = None if spec.rule is None else spec.rule(request)
+        if reason is not None:
+            raise AttributeValueError(f"-{role}={chosen.name}: {reason}")
+    return _COMPOSITE
 
 
 COMPOSITE = TargetKind(
@@ -41,7 +54,7 @@ EXECUTORS = (
         (Attr("link-params", Boolean(), default=False, doc="Embed parameters in the module."),),
         doc="TVM's graph executor: a static graph of operator calls.",
     ),
-    Component("vm", doc="A bytecode virtual machine: dynamic shapes and control flow."),
+    Component("vm", doc="TVM's virtual machine: bytecode with dynamic shapes and control flow."),
     Component(
         "aot",
         (

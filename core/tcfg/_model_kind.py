@@ -1,4 +1,4 @@
-"""Target kinds, BYOC compilers and what their parsers derive."""
+"""Target kinds, BYOC compilers, ``-libs`` libraries and what their parsers derive."""
 
 from __future__ import annotations
 
@@ -7,23 +7,74 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tcfg._base_errors import AttributeValueError, describe_choices
 from tcfg._base_features import Feature, FeatureValue
 from tcfg._base_grammar import NAME
-from tcfg._model_schema import Attr, String, StringList, TargetValue, attr_table
+from tcfg._model_schema import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
 
-__all__ = ["COMMON_ATTRS", "Compiler", "DeriveRequest", "Derived", "Parser", "TargetKind", "attr_of"]
+__all__ = [
+    "COMMON_ATTRS",
+    "DLPACK_DEVICES",
+    "Compiler",
+    "DeriveRequest",
+    "Derived",
+    "Library",
+    "Parser",
+    "Rule",
+    "TargetKind",
+    "attr_of",
+    "check_libs",
+]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+#: DLPack's device type codes (``DLDeviceType`` in dlpack.h, as TVM 0.27 ships it) and their names.
+DLPACK_DEVICES: Mapping[int, str] = MappingProxyType(
+    {
+        1: "cpu",
+        2: "cuda",
+        3: "cuda_host",
+        4: "opencl",
+        7: "vulkan",
+        8: "metal",
+        9: "vpi",
+        10: "rocm",
+        11: "rocm_host",
+        12: "ext_dev",
+        13: "cuda_managed",
+        14: "oneapi",
+        15: "webgpu",
+        16: "hexagon",
+        17: "maia",
+        18: "trn",
+    }
+)
 
 #: The attributes every kind has.
 COMMON_ATTRS: tuple[Attr, ...] = (
     Attr("keys", StringList(), doc="Dispatch keys given by the user; they come first in target.keys."),
-    Attr("libs", StringList(), doc="External libraries the generated code may call (cublas, cudnn, ...)."),
+    Attr(
+        "libs",
+        StringList(),
+        doc="External libraries the generated code may call (cublas, cudnn, ...); checked against the "
+        "libraries plugins register for the kind, when any do.",
+    ),
     Attr("device", String(), doc="A device name, for runtimes that choose by name."),
     Attr("model", String(), doc="The device model, for information and dispatch."),
+    Attr(
+        "from_device",
+        Integer(minimum=0),
+        doc="TVM's option: the index of a device of this kind whose properties the target describes "
+        "(recorded as given; tcfg reads this machine's devices with -arch=native/-mcpu=native and tcfg detect).",
+    ),
+    Attr(
+        "target_device_type",
+        IntegerChoice(DLPACK_DEVICES),
+        doc="TVM's option: the DLPack device type code of the device the generated code runs on.",
+    ),
     Attr("compiler", String(), doc="A BYOC compiler registered for this kind by some plugin."),
     Attr("tag", String(), doc="The tag this target was built from."),
     Attr("host", TargetValue(), doc="The target that runs the host side of this target's code."),
@@ -66,6 +117,8 @@ class Derived(NamedTuple):
 
 #: A kind's or compiler's parser: raises TargetError for attributes it refuses.
 Parser = Callable[[DeriveRequest], Derived]
+#: A library's or component's rule: None where it is valid, else why not (a sentence).
+Rule = Callable[[DeriveRequest], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -73,8 +126,10 @@ class TargetKind:
     """A kind of target: its name, device type, attributes, default keys, parser and features.
 
     ``attrs`` are the kind's own attributes; the common ones (keys, libs, device,
-    model, tag, host, compiler) are added. ``parser`` derives keys and features and
-    may refuse attributes; ``features`` declares what it can derive.
+    model, from_device, target_device_type, compiler, tag, host) are added. An
+    attribute's ``aliases`` are accepted as its names in input and renamed by
+    :meth:`canonical_names`. ``parser`` derives keys and features and may refuse
+    attributes; ``features`` declares what it can derive.
 
     ``parse_reads``, if given, names the attributes whose values (given or default)
     determine everything the parser returns. The builder then runs the parser once
@@ -96,24 +151,49 @@ class TargetKind:
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
     # The target builder's lookups: plain dicts, which read faster than the proxies above.
-    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)
+    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)  # aliases included
     _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
     _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # position in canonical order
+    _aliases: dict[str, str] = field(init=False, repr=False, compare=False)  # alias -> canonical name
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"kind name {self.name!r} must match {NAME.pattern}")
         own = attr_table(self.attrs)
-        clash = sorted(set(own) & set(_COMMON_TABLE))
+        aliases = {alias: attr.name for attr in self.attrs for alias in attr.aliases}
+        clash = sorted((set(own) | set(aliases)) & set(_COMMON_TABLE))
         if clash:
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
         _set_tables(self, {**own, **_COMMON_TABLE})
+        if aliases:  # the builder's table reads an alias as its attribute; the public table does not list it
+            object.__setattr__(self, "_table", {**self._table, **{a: own[n] for a, n in aliases.items()}})
+        object.__setattr__(self, "_aliases", aliases)
         unread = [name for name in self.parse_reads if name not in self._table]
         if unread:
             raise ValueError(
                 f"kind {self.name!r}: parse_reads names {unread}, which are not its attributes; "
                 f"its attributes are {sorted(self._table)}"
             )
+
+    def canonical_names(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
+        """``attrs`` with every alias renamed to its attribute's name.
+
+        An alias and its attribute (or two aliases of one attribute) given with different
+        values is an :class:`~tcfg.AttributeValueError`; with equal values they are one.
+        """
+        out: dict[str, Any] = {}
+        for key, value in attrs.items():
+            name = self._aliases.get(key, key)
+            if name in out and out[name] != value:
+                given = [k for k in attrs if self._aliases.get(k, k) == name]
+                raise AttributeValueError(
+                    f"-{' and -'.join(given)} name the same attribute of kind {self.name!r} "
+                    f"(-{name}; -{', -'.join(a for a, n in self._aliases.items() if n == name)} "
+                    f"{'is its alias' if len(given) == 2 else 'are its aliases'}) but are given different values "
+                    f"{out[name]!r} and {value!r}; give one"
+                )
+            out[name] = value
+        return out
 
     def schema(self, registry: Registry | None = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
@@ -161,7 +241,77 @@ class Compiler:
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
+        aliased = [attr.name for attr in self.attrs if attr.aliases]
+        if aliased:
+            raise ValueError(f"compiler {self.name!r}: only a kind's attributes may have aliases, not {aliased}")
         _set_tables(self, dict(attr_table(self.attrs)))
+
+
+@dataclass(frozen=True)
+class Library:
+    """An external library a target of ``kinds`` may name in ``-libs`` (``cuda -libs=cudnn``).
+
+    Plugins register libraries with ``tcfg_register_compilers`` next to their compilers.
+    Once any library is registered for a kind, every ``-libs`` name of a target of that
+    kind must be one registered for it whose ``rule`` accepts the target; a kind for which
+    none is registered takes any name. Several plugins may register the same name for a
+    kind (OpenBLAS for x86 and for Arm): the target needs one whose rule accepts it.
+    ``rule`` (None: valid on every target of the kinds) sees the target's attributes and
+    its kind's features and returns None, or why the library cannot be used there. ``where``
+    says in a few words where it is valid (for the error that lists the choices);
+    ``source`` cites the facts the rule follows.
+    """
+
+    name: str
+    kinds: tuple[str, ...]
+    doc: str = ""
+    rule: Rule | None = None
+    where: str = ""
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not NAME.match(self.name):
+            raise ValueError(f"library name {self.name!r} must match {NAME.pattern}")
+
+
+def check_libs(libs: Sequence[str], libraries: Sequence[Library], request: DeriveRequest) -> None:
+    """Refuse a ``-libs`` name that no library of ``libraries`` (those of the target's kind) accepts.
+
+    Nothing is checked when ``libraries`` is empty. The error names the library, why it
+    does not fit (each registration's reason and where it is valid), and the libraries
+    valid for this target.
+    """
+    if not libraries:
+        return
+    by_name: dict[str, list[Library]] = {}
+    for library in libraries:
+        by_name.setdefault(library.name, []).append(library)
+    for lib in libs:
+        found = by_name.get(lib)
+        if found is None:
+            raise AttributeValueError(
+                f"-libs={lib}: no installed plugin registers the library {lib!r} for kind {request.kind!r}; "
+                f"{describe_choices(lib, by_name)}; valid for this target: {_valid_here(by_name, request)}"
+            )
+        reasons = []
+        for library in found:
+            reason = _refusal(library, request)
+            if reason is None:
+                break
+            reasons.append(f"{reason} (valid on {library.where})" if library.where else reason)
+        else:
+            raise AttributeValueError(
+                f"-libs={lib}: {'; '.join(reasons)}; valid for this target: {_valid_here(by_name, request)}"
+            )
+
+
+def _refusal(library: Library, request: DeriveRequest) -> str | None:
+    return None if library.rule is None else library.rule(request)
+
+
+def _valid_here(by_name: Mapping[str, Sequence[Library]], request: DeriveRequest) -> str:
+    valid = [name for name, found in sorted(by_name.items()) if any(_refusal(x, request) is None for x in found)]
+    return ", ".join(valid) if valid else "none"
 
 
 def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
@@ -175,7 +325,7 @@ def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
 
 
 def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | None:
-    """The attribute ``name`` of a target: the kind's, else its BYOC compiler's, else None."""
+    """The attribute ``name`` of a target (an alias included): the kind's, else its BYOC compiler's, else None."""
     attr = kind._table.get(name)
     if attr is None and compiler is not None:
         attr = compiler._table.get(name)

@@ -29,6 +29,7 @@ __all__ = [
     "Boolean",
     "Choice",
     "Integer",
+    "IntegerChoice",
     "InvalidValue",
     "String",
     "StringList",
@@ -177,17 +178,20 @@ class Integer(AttrType):
         return schema
 
 
+#: The string grammar's spellings of booleans: tcfg's and TVM's ``1``/``0``.
+_BOOL_TEXT = {"true": True, "false": False, "1": True, "0": False}
+
+
 class Boolean(AttrType):
-    """``true`` or ``false``; a bare ``-flag`` in the string grammar means true."""
+    """``true``/``false``, or TVM's ``1``/``0`` in text; a bare ``-flag`` in the string grammar means true."""
 
     description = "a boolean (true or false)"
 
     def from_text(self, raw: RawValue, build: BuildContext) -> bool:
-        if raw.text == "true":
-            return True
-        if raw.text == "false":
-            return False
-        raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
+        value = _BOOL_TEXT.get(raw.text)
+        if value is None:
+            raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
+        return value
 
     def check(self, value: Any, build: BuildContext) -> bool:
         if not isinstance(value, bool):
@@ -222,6 +226,23 @@ class Choice(AttrType):
 
     def json_schema(self) -> dict[str, Any]:
         return {"type": "string", "enum": list(self.choices)}
+
+
+class IntegerChoice(Integer):
+    """One of a fixed set of integers, each with a name shown in errors (DLPack's device type codes)."""
+
+    def __init__(self, choices: Mapping[int, str]) -> None:
+        super().__init__(min(choices), max(choices))
+        self.choices = dict(choices)
+        self.description = "one of " + ", ".join(f"{code} ({name})" for code, name in self.choices.items())
+
+    def check(self, value: Any, build: BuildContext) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value in self.choices:
+            return value
+        raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "integer", "enum": list(self.choices)}
 
 
 class StringList(AttrType):
@@ -309,12 +330,17 @@ class Attr:
 
     ``default`` is None when the attribute is absent unless given; a default is
     filled into ``target.attrs`` and never printed by ``str()`` or ``export()``.
+    ``aliases`` are other names accepted for it in string, dict and JSON input (TVM's
+    ``cuda -mcpu`` for ``-arch``); a target holds and prints the canonical ``name`` only,
+    and giving two of its names with different values is an error. Only a kind's own
+    attributes may have aliases.
     """
 
     name: str
     type: AttrType
     default: Any = None
     doc: str = ""
+    aliases: tuple[str, ...] = ()
 
     def json_schema(self) -> dict[str, Any]:
         """This attribute's JSON Schema, with its doc and default."""
@@ -327,12 +353,18 @@ class Attr:
 
 
 def attr_table(attrs: Sequence[Attr]) -> Mapping[str, Attr]:
-    """``attrs`` by name, refusing duplicates and names the string grammar cannot write as ``-name``."""
+    """``attrs`` by name, refusing duplicates and names the string grammar cannot write as ``-name``.
+
+    Aliases are checked the same way (none may repeat a name) but are not keys of the table.
+    """
     table: dict[str, Attr] = {}
+    taken: set[str] = set()
     for attr in attrs:
-        if not isinstance(attr.name, str) or not OPTION_NAME.match(attr.name):
-            raise ValueError(f"attribute name {attr.name!r} must match {OPTION_NAME.pattern}")
-        if attr.name in table:
-            raise ValueError(f"attribute {attr.name!r} is declared twice")
+        for name in (attr.name, *attr.aliases):
+            if not isinstance(name, str) or not OPTION_NAME.match(name):
+                raise ValueError(f"attribute name {name!r} must match {OPTION_NAME.pattern}")
+            if name in taken:
+                raise ValueError(f"attribute {name!r} is declared twice")
+            taken.add(name)
         table[attr.name] = attr
     return table

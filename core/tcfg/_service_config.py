@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tcfg._base_errors import TargetError
+from tcfg._model_kind import DLPACK_DEVICES  # DLPack device type numbers: keys of the legacy dict form
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -27,18 +28,6 @@ if TYPE_CHECKING:
     from tcfg._model_target import Target
 
 __all__ = ["CompilationConfig"]
-
-#: DLPack device type numbers accepted as keys of the legacy dict form.
-DLPACK_DEVICES = {
-    1: "cpu",
-    2: "cuda",
-    4: "opencl",
-    7: "vulkan",
-    8: "metal",
-    10: "rocm",
-    14: "oneapi",
-    15: "webgpu",
-}
 
 
 class CompilationConfig:

@@ -14,8 +14,19 @@ from tcfg._base_files import package_json
 from tcfg._model_codegen import Codegen, LLVMCodegen
 from tcfg._model_components import Component
 from tcfg._model_cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
-from tcfg._model_kind import Compiler, Derived, DeriveRequest, TargetKind
-from tcfg._model_schema import Attr, AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
+from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
+from tcfg._model_schema import (
+    Attr,
+    AttrType,
+    Boolean,
+    Choice,
+    Integer,
+    IntegerChoice,
+    String,
+    StringList,
+    TargetList,
+    TargetValue,
+)
 from tcfg._model_target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
@@ -35,7 +46,9 @@ __all__ = [
     "Feature",
     "FeatureValue",
     "Integer",
+    "IntegerChoice",
     "LLVMCodegen",
+    "Library",
     "String",
     "StringList",
     "TagRegistrar",
