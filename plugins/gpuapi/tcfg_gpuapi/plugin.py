@@ -1,0 +1,54 @@
+"""The hook implementations of the gpuapi plugin: ``vulkan``, ``opencl`` and ``webgpu``, CLML, tags, codegen, detection.
+
+Importing this module reads no data and runs no tool: the SPIR-V facts, the device
+table and ``vulkaninfo`` are reached by the functions that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tcfg.plugin import Codegen, Compiler, TagRegistrar, Target, TargetKind, hookimpl
+
+
+@hookimpl
+def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_gpuapi.opencl import OPENCL
+    from tcfg_gpuapi.vulkan import VULKAN
+    from tcfg_gpuapi.webgpu import WEBGPU
+
+    for kind in (VULKAN, OPENCL, WEBGPU):
+        register(kind)
+
+
+@hookimpl
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    from tcfg_gpuapi.opencl import CLML
+
+    register(CLML)
+
+
+@hookimpl
+def tcfg_register_tags(register: TagRegistrar) -> None:
+    from tcfg_gpuapi.devices import device_tags
+
+    for tag in device_tags():
+        register(tag)
+
+
+@hookimpl
+def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name not in ("vulkan", "opencl", "webgpu"):
+        return None
+    from tcfg_gpuapi.codegen import codegen_for
+
+    return codegen_for(target)
+
+
+@hookimpl
+def tcfg_detect() -> Sequence[dict[str, Any]]:
+    """One vulkan target per Vulkan device ``vulkaninfo`` reports; none without vulkaninfo or devices."""
+    from tcfg_gpuapi.detect import detect_vulkan
+
+    return detect_vulkan()
