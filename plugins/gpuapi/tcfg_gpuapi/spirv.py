@@ -143,7 +143,7 @@ def spirv_env(api: int | None, spirv: int | None, supports: frozenset[str], subg
             most = f"SPIR-V {plain}" + (f" ({beyond} with {facts()['api_versions'][api_text]['max_spirv_with_extension'][1]})" if beyond else "")
             raise AttributeValueError(
                 f"-max_spirv_version={spirv} (SPIR-V {spirv_text}) is more than Vulkan {api_text} "
-                f"(-vulkan_api_version={api}) consumes: at most {most}; source: the Vulkan specification, appendix "Vulkan Environment for SPIR-V""
+                f"(-vulkan_api_version={api}) consumes: at most {most}; source: the Vulkan specification, appendix 'Vulkan Environment for SPIR-V'"
             )
     if spirv_text is None:
         spirv_text = _max_spirv(api_text)[0] if api_text is not None else "1.0"

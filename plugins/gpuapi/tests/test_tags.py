@@ -1,0 +1,54 @@
+"""Device tags: every tag builds, round-trips and cites a dated source; TVM's Adreno tags equal TVM's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tcfg
+from tcfg_gpuapi.devices import device_tags
+
+from .conftest import SCRATCH
+
+TAGS = list(device_tags())
+TVM_TAGS = ["qcom/adreno-vulkan", "qcom/adreno-vulkan-texture", "qcom/adreno-opencl", "qcom/adreno-opencl-texture",
+            "qcom/adreno-opencl-clml"]  # fmt: skip
+
+
+@pytest.mark.parametrize("tag", TAGS, ids=lambda t: t.name)
+def test_tag_builds_round_trips_and_cites(reg: tcfg.Registry, tag: object) -> None:
+    name = tag.name  # type: ignore[attr-defined]
+    t = tcfg.Target(name, registry=reg)
+    assert t.tag == name
+    assert tcfg.Target(str(t), registry=reg) == t
+    assert tcfg.Target(t.export(), registry=reg) == t
+    assert tcfg.Target(t.to_json(), registry=reg) == t
+    entry = reg.tag_entry(name)
+    assert entry.description and any(year in entry.source for year in ("2023", "2024", "2025", "2026"))
+
+
+@pytest.mark.parametrize("name", TVM_TAGS)
+def test_tvm_tags_have_tvms_kind_keys_and_limits(reg: tcfg.Registry, name: str) -> None:
+    path = SCRATCH / "tvm_tag_exports.json"
+    if not path.exists():
+        pytest.skip("TVM's tag exports (/work/scratch/tvm_tag_exports.json) are not on this machine")
+    tvm = json.loads(path.read_text())[name]
+    t = tcfg.Target(name, registry=reg)
+    assert t.kind.name == tvm["kind"] and list(t.keys) == list(tvm["keys"])
+    for attr, value in tvm.items():
+        if attr not in ("kind", "keys", "tag"):
+            assert t.attrs[attr] == value, attr
+
+
+def test_required_devices_are_tagged(reg: tcfg.Registry) -> None:
+    names = set(reg.list_tags())
+    for prefix in ("vulkan/arm-mali-g78", "vulkan/arm-mali-g710", "vulkan/qualcomm-adreno-6", "vulkan/qualcomm-adreno-7",
+                   "vulkan/apple-m", "vulkan/amd-radeon-rx", "vulkan/nvidia-geforce", "vulkan/intel-arc",
+                   "vulkan/mesa-llvmpipe"):  # fmt: skip
+        assert any(n.startswith(prefix) for n in names), prefix
+
+
+def test_tag_overrides(reg: tcfg.Registry) -> None:
+    t = tcfg.Target("vulkan/mesa-llvmpipe-22 -supports_cooperative_matrix=false", registry=reg)
+    assert t.features.cooperative_matrix is False and t.features.float16 is True
