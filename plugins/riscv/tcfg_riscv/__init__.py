@@ -1,0 +1,1 @@
+"""tcfg plugin: RISC-V CPUs (a sub-parser of the ``llvm``/``c`` kinds, RISC-V tags, LLVM codegen)."""
