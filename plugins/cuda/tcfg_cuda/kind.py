@@ -44,7 +44,8 @@ _ATTRS = (
         "arch",
         String(r"[A-Za-z0-9_]+", "a CUDA arch such as sm_80, sm_90a, sm_100f or native"),
         doc="The GPU arch code is compiled for: sm_XY, sm_XYa (arch-specific), sm_XYf "
-        "(family-specific), or native (this machine's GPU).",
+        "(family-specific), or native (this machine's GPU). TVM's -mcpu is an alias.",
+        aliases=("mcpu",),
     ),
     Attr("max_threads_per_block", Integer(minimum=1), default=1024, doc="Most threads in one block."),
     Attr(

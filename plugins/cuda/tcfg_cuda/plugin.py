@@ -9,13 +9,31 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg.plugin import Codegen, Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_cuda.kind import CUDA
 
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
     register(CUDA)
+
+
+@hookimpl
+def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
+    """The BYOC compilers cutlass, cublas and cudnn, and the -libs libraries of cuda targets."""
+    from tcfg_cuda.byoc import compilers, libraries
+
+    for compiler in compilers():
+        register(compiler)
+    for library in libraries():
+        register(library)
+
+
+@hookimpl
+def tcfg_register_runtimes(register: Callable[[Component], None]) -> None:
+    from tcfg_cuda.byoc import CUDA_GRAPH
+
+    register(CUDA_GRAPH)
 
 
 @hookimpl
