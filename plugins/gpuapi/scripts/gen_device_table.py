@@ -25,21 +25,77 @@ _DIR = "profiles/LunarG/"
 
 #: tag name -> (report file under profiles/LunarG/, description, IREE --iree-vulkan-target or None)
 REPORTS: dict[str, tuple[str, str, str | None]] = {
-    "vulkan/amd-radeon-rx-5700-xt": ("VP_LUNARG_desktop_max_2026/vp_gpuinfo_amd_radeon_rx_5700_xt_2_0_353_windows_11.json", "AMD Radeon RX 5700 XT (RDNA 1), AMD Windows driver", "rdna1"),
-    "vulkan/amd-radeon-rx-6800-xt": ("VP_LUNARG_desktop_max_2024/vp_gpuinfo_amd_radeon_rx_6800_xt_2_0_283_windows_11.json", "AMD Radeon RX 6800 XT (RDNA 2), AMD Windows driver", "rdna2"),
-    "vulkan/amd-radeon-rx-7800-xt": ("VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_amd_radeon_rx_7800_xt__radv_navi32__24_0_99_arch_unknown.json", "AMD Radeon RX 7800 XT (RDNA 3), Mesa RADV", "rx7800xt"),
-    "vulkan/amd-radeon-rx-9070-xt": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_amd_radeon_rx_9070_xt_2_0_395_windows_10.json", "AMD Radeon RX 9070 XT (RDNA 4), AMD Windows driver", "rx9070xt"),
-    "vulkan/nvidia-geforce-gtx-1650": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_nvidia_geforce_gtx_1650_610_43_2_0_ubuntu_24_04.json", "NVIDIA GeForce GTX 1650 (Turing TU117), NVIDIA Linux driver", "turing"),
-    "vulkan/nvidia-geforce-rtx-2060": ("VP_LUNARG_desktop_max_2024/vp_gpuinfo_nvidia_geforce_rtx_2060_537_59_0_0_windows_11.json", "NVIDIA GeForce RTX 2060 (Turing), NVIDIA Windows driver", "turing"),
-    "vulkan/nvidia-geforce-rtx-4070": ("VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_nvidia_geforce_rtx_4070_551_61_0_0_windows_11.json", "NVIDIA GeForce RTX 4070 (Ada), NVIDIA Windows driver", None),
-    "vulkan/nvidia-geforce-rtx-5090": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_nvidia_geforce_rtx_5090_610_43_2_0_freebsd_15_1.json", "NVIDIA GeForce RTX 5090 (Blackwell), NVIDIA FreeBSD driver", None),
-    "vulkan/intel-arc-a770": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_intel_r__arc_tm__a770_graphics__dg2__26_1_2_arch_unknown.json", "Intel Arc A770 (Alchemist DG2), Mesa ANV", None),
-    "vulkan/intel-arc-b580": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_intel_r__arc_tm__b580_graphics_0_406_632_windows_10.json", "Intel Arc B580 (Battlemage), Intel Windows driver", None),
-    "vulkan/apple-m1": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_apple_m1_0_2_2209_macos_26_5_1.json", "Apple M1 GPU through MoltenVK 1.2.9 on macOS", None),
-    "vulkan/apple-m3-max": ("VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_apple_m3_max_0_2_2015_osx_14_1.json", "Apple M3 Max GPU through MoltenVK 1.2.5 on macOS", None),
-    "vulkan/apple-m5": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_apple_m5_0_2_2210_macos_26_4_1.json", "Apple M5 GPU through MoltenVK 1.2.10 on macOS", None),
-    "vulkan/mesa-llvmpipe-22": ("VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_llvmpipe__llvm_22_1_6__256_bits__26_1_99_cachyos_unknown.json", "Mesa lavapipe (llvmpipe, LLVM 22, 256-bit vectors): Vulkan on the CPU", None),
-}  # fmt: skip
+    "vulkan/amd-radeon-rx-5700-xt": (
+        "VP_LUNARG_desktop_max_2026/vp_gpuinfo_amd_radeon_rx_5700_xt_2_0_353_windows_11.json",
+        "AMD Radeon RX 5700 XT (RDNA 1), AMD Windows driver",
+        "rdna1",
+    ),
+    "vulkan/amd-radeon-rx-6800-xt": (
+        "VP_LUNARG_desktop_max_2024/vp_gpuinfo_amd_radeon_rx_6800_xt_2_0_283_windows_11.json",
+        "AMD Radeon RX 6800 XT (RDNA 2), AMD Windows driver",
+        "rdna2",
+    ),
+    "vulkan/amd-radeon-rx-7800-xt": (
+        "VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_amd_radeon_rx_7800_xt__radv_navi32__24_0_99_arch_unknown.json",
+        "AMD Radeon RX 7800 XT (RDNA 3), Mesa RADV",
+        "rx7800xt",
+    ),
+    "vulkan/amd-radeon-rx-9070-xt": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_amd_radeon_rx_9070_xt_2_0_395_windows_10.json",
+        "AMD Radeon RX 9070 XT (RDNA 4), AMD Windows driver",
+        "rx9070xt",
+    ),
+    "vulkan/nvidia-geforce-gtx-1650": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_nvidia_geforce_gtx_1650_610_43_2_0_ubuntu_24_04.json",
+        "NVIDIA GeForce GTX 1650 (Turing TU117), NVIDIA Linux driver",
+        "turing",
+    ),
+    "vulkan/nvidia-geforce-rtx-2060": (
+        "VP_LUNARG_desktop_max_2024/vp_gpuinfo_nvidia_geforce_rtx_2060_537_59_0_0_windows_11.json",
+        "NVIDIA GeForce RTX 2060 (Turing), NVIDIA Windows driver",
+        "turing",
+    ),
+    "vulkan/nvidia-geforce-rtx-4070": (
+        "VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_nvidia_geforce_rtx_4070_551_61_0_0_windows_11.json",
+        "NVIDIA GeForce RTX 4070 (Ada), NVIDIA Windows driver",
+        None,
+    ),
+    "vulkan/nvidia-geforce-rtx-5090": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_nvidia_geforce_rtx_5090_610_43_2_0_freebsd_15_1.json",
+        "NVIDIA GeForce RTX 5090 (Blackwell), NVIDIA FreeBSD driver",
+        None,
+    ),
+    "vulkan/intel-arc-a770": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_intel_r__arc_tm__a770_graphics__dg2__26_1_2_arch_unknown.json",
+        "Intel Arc A770 (Alchemist DG2), Mesa ANV",
+        None,
+    ),
+    "vulkan/intel-arc-b580": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_intel_r__arc_tm__b580_graphics_0_406_632_windows_10.json",
+        "Intel Arc B580 (Battlemage), Intel Windows driver",
+        None,
+    ),
+    "vulkan/apple-m1": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_apple_m1_0_2_2209_macos_26_5_1.json",
+        "Apple M1 GPU through MoltenVK 1.2.9 on macOS",
+        None,
+    ),
+    "vulkan/apple-m3-max": (
+        "VP_LUNARG_desktop_baseline_2023/vp_gpuinfo_apple_m3_max_0_2_2015_osx_14_1.json",
+        "Apple M3 Max GPU through MoltenVK 1.2.5 on macOS",
+        None,
+    ),
+    "vulkan/apple-m5": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_apple_m5_0_2_2210_macos_26_4_1.json",
+        "Apple M5 GPU through MoltenVK 1.2.10 on macOS",
+        None,
+    ),
+    "vulkan/mesa-llvmpipe-22": (
+        "VP_LUNARG_desktop_baseline_2026/vp_gpuinfo_llvmpipe__llvm_22_1_6__256_bits__26_1_99_cachyos_unknown.json",
+        "Mesa lavapipe (llvmpipe, LLVM 22, 256-bit vectors): Vulkan on the CPU",
+        None,
+    ),
+}
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -99,7 +99,11 @@ class VulkanCodegen(Codegen):
 
     def iree_flags(self) -> list[str]:
         """``iree-compile`` flags: the Vulkan device, IREE's name for it (or its baseline) and the SPIR-V features."""
-        features = [f"spirv:v{self.spirv}", *(f"cap:{c}" for c in self.capabilities), *(f"ext:{e}" for e in self.extensions)]
+        features = [
+            f"spirv:v{self.spirv}",
+            *(f"cap:{c}" for c in self.capabilities),
+            *(f"ext:{e}" for e in self.extensions),
+        ]
         return [
             "--iree-hal-target-device=vulkan",
             f"--iree-vulkan-target={self.iree_target or IREE_BASELINE}",
@@ -133,7 +137,7 @@ def _vulkan(target: Target) -> VulkanCodegen:
         frozenset(name for name, _ in SUPPORTS if a.get(name)),
         a.get("supported_subgroup_operations") or 0,
     )
-    sizes = [a.get(f"max_block_size_{axis}") for axis in "xyz"]
+    x, y, z = (a.get(f"max_block_size_{axis}") for axis in "xyz")
     low, high = a.get("min_subgroup_size"), a.get("max_subgroup_size")
     vendor = facts()["vendors"]["ids"].get(str(a.get("vendor_id")))
     return VulkanCodegen(
@@ -142,7 +146,7 @@ def _vulkan(target: Target) -> VulkanCodegen:
         env.capabilities,
         env.extensions,
         a["max_threads_per_block"],
-        (sizes[0], sizes[1], sizes[2]) if None not in sizes else None,
+        (x, y, z) if x is not None and y is not None and z is not None else None,
         a.get("max_shared_memory_per_block"),
         a["thread_warp_size"],
         (low, high) if low is not None and high is not None else None,

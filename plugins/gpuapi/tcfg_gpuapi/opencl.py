@@ -40,7 +40,9 @@ _ATTRS = (
     Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The sub-group size (1: unknown)."),
     Attr("texture_spatial_limit", Integer(minimum=1), default=16384, doc="Largest 2D image width/height (pixels)."),
     Attr("texture_depth_limit", Integer(minimum=1), default=2048, doc="Largest image array size (layers)."),
-    Attr("max_function_args", Integer(minimum=1), default=128, doc="Most kernel arguments (CL_DEVICE_MAX_CONSTANT_ARGS)."),
+    Attr(
+        "max_function_args", Integer(minimum=1), default=128, doc="Most kernel arguments (CL_DEVICE_MAX_CONSTANT_ARGS)."
+    ),
     Attr(
         "image_base_address_alignment",
         Integer(minimum=1),

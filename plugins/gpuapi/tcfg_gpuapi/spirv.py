@@ -88,12 +88,14 @@ def _max_spirv(api: str) -> tuple[str, str | None]:
     """(the SPIR-V version Vulkan ``api`` allows, the one a Vulkan extension allows beyond it, or None)."""
     row = facts()["api_versions"][api]
     beyond = row.get("max_spirv_with_extension")
-    return row["max_spirv"], (beyond[0] if beyond else None)
+    plain: str = row["max_spirv"]
+    return plain, (beyond[0] if beyond else None)
 
 
 def _min_api(spirv: str) -> str:
     """The first Vulkan version that may consume SPIR-V ``spirv`` (with an extension where one allows it)."""
-    for api in facts()["api_versions"]:
+    versions: list[str] = list(facts()["api_versions"])
+    for api in versions:
         plain, beyond = _max_spirv(api)
         if _key(spirv) <= _key(beyond or plain):
             return api
@@ -140,10 +142,13 @@ def spirv_env(api: int | None, spirv: int | None, supports: frozenset[str], subg
     if api_text is not None and spirv_text is not None:
         plain, beyond = _max_spirv(api_text)
         if _key(spirv_text) > _key(beyond or plain):
-            most = f"SPIR-V {plain}" + (f" ({beyond} with {facts()['api_versions'][api_text]['max_spirv_with_extension'][1]})" if beyond else "")
+            most = f"SPIR-V {plain}" + (
+                f" ({beyond} with {facts()['api_versions'][api_text]['max_spirv_with_extension'][1]})" if beyond else ""
+            )
             raise AttributeValueError(
                 f"-max_spirv_version={spirv} (SPIR-V {spirv_text}) is more than Vulkan {api_text} "
-                f"(-vulkan_api_version={api}) consumes: at most {most}; source: the Vulkan specification, appendix 'Vulkan Environment for SPIR-V'"
+                f"(-vulkan_api_version={api}) consumes: at most {most}; "
+                "source: the Vulkan specification, appendix 'Vulkan Environment for SPIR-V'"
             )
     if spirv_text is None:
         spirv_text = _max_spirv(api_text)[0] if api_text is not None else "1.0"
@@ -174,4 +179,3 @@ def spirv_env(api: int | None, spirv: int | None, supports: frozenset[str], subg
         tuple(extensions),
         tuple(r["name"] for r in subgroups),
     )
-

@@ -148,7 +148,7 @@ def device_attrs(profile: Mapping[str, Any]) -> dict[str, Any]:
     invocations = int(props["maxComputeWorkGroupInvocations"])
     attrs["max_num_threads"] = attrs["max_threads_per_block"] = invocations
     attrs["thread_warp_size"] = max(int(props.get("subgroupSize", 1)), 1)
-    for axis, size in zip("xyz", props["maxComputeWorkGroupSize"]):
+    for axis, size in zip("xyz", props["maxComputeWorkGroupSize"], strict=True):
         attrs[f"max_block_size_{axis}"] = int(size)
     for attr, field in _LIMITS.items():
         if field in props:

@@ -87,7 +87,8 @@ _ATTRS = (
     Attr(
         "max_num_threads",
         Integer(minimum=1),
-        doc="Threads per workgroup that schedules may use; at most max_threads_per_block, which it follows when not given.",
+        doc="Threads per workgroup that schedules may use; at most max_threads_per_block, "
+        "which it follows when not given.",
     ),
     Attr("max_threads_per_block", Integer(minimum=1), default=256, doc="maxComputeWorkGroupInvocations."),
     Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The subgroup size (1: unknown, no subgroups)."),

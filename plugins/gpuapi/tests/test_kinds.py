@@ -12,7 +12,13 @@ from tcfg_gpuapi.vulkan import SUPPORTS
 from .conftest import SCRATCH, fixture_json
 
 TVM = fixture_json("tvm-0.27-kind-defaults.json")["kinds"]
-MAKE_API = {"1.0": 4194304, "1.1": 4198400, "1.2": 4202496, "1.3": 4206592, "1.4": 4210688}  # VK_MAKE_API_VERSION(0,1,m,0)
+MAKE_API = {
+    "1.0": 4194304,
+    "1.1": 4198400,
+    "1.2": 4202496,
+    "1.3": 4206592,
+    "1.4": 4210688,
+}  # VK_MAKE_API_VERSION(0,1,m,0)
 
 
 @pytest.mark.parametrize("kind", ["vulkan", "opencl", "webgpu"])
@@ -40,7 +46,9 @@ def test_each_supports_attribute_is_a_feature(reg: tcfg.Registry, attr: str, fea
     assert tcfg.Target(f"vulkan -{attr}=true", registry=reg).features[expected] is True
 
 
-@pytest.mark.parametrize(("api", "spirv"), [("1.0", "1.0"), ("1.1", "1.3"), ("1.2", "1.5"), ("1.3", "1.6"), ("1.4", "1.6")])
+@pytest.mark.parametrize(
+    ("api", "spirv"), [("1.0", "1.0"), ("1.1", "1.3"), ("1.2", "1.5"), ("1.3", "1.6"), ("1.4", "1.6")]
+)
 def test_spirv_version_follows_the_vulkan_version(reg: tcfg.Registry, api: str, spirv: str) -> None:
     t = tcfg.Target(f"vulkan -vulkan_api_version={MAKE_API[api] + 230}", registry=reg)  # a patch level is fine
     assert (t.features.vulkan_version, t.features.spirv_version) == (api, spirv)

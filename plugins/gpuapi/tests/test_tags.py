@@ -43,9 +43,17 @@ def test_tvm_tags_have_tvms_kind_keys_and_limits(reg: tcfg.Registry, name: str) 
 
 def test_required_devices_are_tagged(reg: tcfg.Registry) -> None:
     names = set(reg.list_tags())
-    for prefix in ("vulkan/arm-mali-g78", "vulkan/arm-mali-g710", "vulkan/qualcomm-adreno-6", "vulkan/qualcomm-adreno-7",
-                   "vulkan/apple-m", "vulkan/amd-radeon-rx", "vulkan/nvidia-geforce", "vulkan/intel-arc",
-                   "vulkan/mesa-llvmpipe"):  # fmt: skip
+    for prefix in (
+        "vulkan/arm-mali-g78",
+        "vulkan/arm-mali-g710",
+        "vulkan/qualcomm-adreno-6",
+        "vulkan/qualcomm-adreno-7",
+        "vulkan/apple-m",
+        "vulkan/amd-radeon-rx",
+        "vulkan/nvidia-geforce",
+        "vulkan/intel-arc",
+        "vulkan/mesa-llvmpipe",
+    ):
         assert any(n.startswith(prefix) for n in names), prefix
 
 
