@@ -1,4 +1,4 @@
-"""The hook implementations of the x86 plugin: CPU parser, tags, codegen and host detection.
+"""The hook implementations of the x86 plugin: CPU parser, BYOC compiler and libraries, tags, codegen, detection.
 
 Importing this module reads no data: the tables load on first use.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tcfg.plugin import Codegen, CpuParser, hookimpl
+from tcfg.plugin import Codegen, Compiler, CpuParser, Library, hookimpl
 
 if TYPE_CHECKING:
     from tcfg.plugin import TagRegistrar, Target
@@ -19,6 +19,17 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
     from tcfg_x86.parser import X86CpuParser
 
     register(X86CpuParser())
+
+
+@hookimpl
+def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
+    """The dnnl compiler and the -libs libraries of x86 llvm/c targets."""
+    from tcfg_x86.byoc import compilers, libraries
+
+    for compiler in compilers():
+        register(compiler)
+    for library in libraries():
+        register(library)
 
 
 @hookimpl
