@@ -1,4 +1,4 @@
-"""tcfg plugin: NVIDIA CUDA GPUs (the ``cuda`` kind, GPU tags, PTX codegen, GPU detection).
+"""tcfg plugin: NVIDIA CUDA GPUs (the ``cuda`` and ``nvptx`` kinds, GPU tags, PTX codegen, GPU detection).
 
 The public API, for users and for plugins that build on this one (declare
 ``tcfg-plugin-cuda`` as a dependency and import from here only):

@@ -1,13 +1,17 @@
-"""The CUDA codegen configuration: arch, PTX ISA, nvcc/NVRTC options, and CUDA C++ to PTX."""
+"""The CUDA codegen configuration: arch, PTX ISA, nvcc/NVRTC options, CUDA C++ to PTX, and its
+forms for MLIR, IREE and Triton (through the arch's NVPTX codegen, :mod:`tcfg_cuda.nvptx`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcfg.plugin import Codegen, TargetError
 from tcfg_cuda.arch import ArchInfo, arch_info
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
+
+if TYPE_CHECKING:
+    from tcfg_cuda.nvptx import NvptxCodegen
 
 __all__ = ["CudaCodegen", "codegen_for"]
 
@@ -72,6 +76,24 @@ class CudaCodegen(Codegen):
             "nvcc": self.nvcc_flags(),
             "nvrtc": self.nvrtc_options(),
         }
+
+    def mlir_attr(self) -> str:
+        return self.nvptx().mlir_attr()
+
+    def iree_flags(self) -> list[str]:
+        return self.nvptx().iree_flags()
+
+    def triton_target(self) -> tuple[str, int, int]:
+        return self.nvptx().triton_target()
+
+    def nvptx(self) -> NvptxCodegen:
+        """The arch as LLVM's NVPTX backend compiles it: at the lowest PTX ISA LLVM 22 accepts for it.
+
+        That is ``ptx_isa`` except where LLVM asks more than NVIDIA's tools (sm_88: PTX 9.0).
+        """
+        from tcfg_cuda.nvptx import nvptx_codegen
+
+        return nvptx_codegen(self.arch)
 
     def compile_ptx(self, cuda_source: str) -> str:
         """PTX for ``cuda_source``: with nvcc when it can target the arch, else with NVRTC.

@@ -1,4 +1,4 @@
-"""The hook implementations of the cuda plugin: the ``cuda`` kind, GPU tags, codegen, detection.
+"""The hook implementations of the cuda plugin: the ``cuda`` and ``nvptx`` kinds, GPU tags, codegen, detection.
 
 Importing this module reads no data and imports no CUDA library: the arch table, the
 GPU list, NVML and NVRTC are loaded by the functions that use them.
@@ -15,7 +15,10 @@ from tcfg_cuda.kind import CUDA
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_cuda.nvptx import NVPTX
+
     register(CUDA)
+    register(NVPTX)
 
 
 @hookimpl
@@ -47,6 +50,10 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
 
 @hookimpl
 def tcfg_codegen(target: Target) -> Codegen | None:
+    if target.kind.name == "nvptx":
+        from tcfg_cuda import nvptx
+
+        return nvptx.codegen_for(target)
     if target.kind.name != "cuda":
         return None
     from tcfg_cuda.codegen import codegen_for

@@ -1,0 +1,84 @@
+"""CUDA and NVPTX codegens in MLIR's, IREE's and Triton's forms; the MLIR attribute checked with mlir-opt-22."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import tcfg
+import tcfg_cuda
+from tcfg_cuda.nvptx import llvm_processors
+
+MODULE = "module attributes {{gpu.container_module}} {{\n  gpu.module @k {attrs}{{\n  }}\n}}\n"
+
+
+@pytest.fixture(scope="module")
+def mlir_opt() -> str:
+    found = shutil.which("mlir-opt-22")
+    if found is None:
+        pytest.skip("mlir-opt-22 (apt package mlir-22-tools) is not installed")
+    return found
+
+
+def _opt(mlir_opt: str, text: str, *args: str) -> str:
+    proc = subprocess.run([mlir_opt, *args], input=text, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _same_in_mlir(mlir_opt: str, attr: str) -> None:
+    """mlir-opt parses ``attr`` and prints what its own nvvm-attach-target pass makes of the same values."""
+    values = dict(re.findall(r'(\w+) = "?([^",>]+)"?', attr))
+    ours = _opt(mlir_opt, MODULE.format(attrs=f"[{attr}] "))
+    pass_options = f"O={values['O']} triple={values['triple']} chip={values['chip']} features={values['features']}"
+    theirs = _opt(mlir_opt, MODULE.format(attrs=""), f"--nvvm-attach-target={pass_options}")
+    assert ours == theirs, (attr, ours, theirs)  # mlir-opt leaves out values equal to its defaults
+
+
+def test_mlir_attr_of_every_cuda_arch_llvm_knows(mlir_opt: str, reg: tcfg.Registry) -> None:
+    arches = [a for a in tcfg_cuda.arch.arch_names() if a in llvm_processors()]
+    assert len(arches) == len(tcfg_cuda.arch.arch_names())
+    for arch in arches:
+        _same_in_mlir(mlir_opt, tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().mlir_attr())
+
+
+def test_mlir_attr_of_every_nvptx_processor(mlir_opt: str, reg: tcfg.Registry) -> None:
+    for cpu in llvm_processors():
+        _same_in_mlir(mlir_opt, tcfg.Target(f"nvptx -mcpu={cpu} -mattr=+ptx90", registry=reg).codegen().mlir_attr())
+
+
+def test_mlir_attr_spelling(reg: tcfg.Registry) -> None:
+    assert (
+        tcfg.Target("cuda -arch=sm_90a", registry=reg).codegen().mlir_attr()
+        == '#nvvm.target<O = 3, triple = "nvptx64-nvidia-cuda", chip = "sm_90a", features = "+ptx80">'
+    )
+
+
+def test_triton_target(reg: tcfg.Registry) -> None:
+    assert tcfg.Target("cuda -arch=sm_90a", registry=reg).codegen().triton_target() == ("cuda", 90, 32)
+    for arch in tcfg_cuda.arch.arch_names():
+        info = tcfg_cuda.arch_info(arch)
+        expected = ("cuda", info.major * 10 + info.minor, info.limits["warp_size"])
+        assert tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().triton_target() == expected
+        assert tcfg.Target(f"nvptx -mcpu={arch}", registry=reg).codegen().triton_target() == expected
+
+
+def test_iree_flags_shape(reg: tcfg.Registry) -> None:
+    for spec, chip, ptx in (
+        ("cuda -arch=sm_80", "sm_80", "+ptx70"),
+        ("nvptx -mcpu=sm_90a -mattr=+ptx85", "sm_90a", "+ptx85"),
+    ):
+        flags = tcfg.Target(spec, registry=reg).codegen().iree_flags()
+        assert flags == [
+            "--iree-hal-target-device=cuda",
+            f"--iree-cuda-target={chip}",
+            f"--iree-cuda-target-features={ptx}",
+        ]
+
+
+def test_cuda_interop_uses_llvms_minimum_ptx(reg: tcfg.Registry) -> None:
+    cg = tcfg.Target("cuda -arch=sm_88", registry=reg).codegen()
+    assert 'features = "+ptx90"' in cg.mlir_attr() and cg.nvptx().ptx_isa == "9.0"
