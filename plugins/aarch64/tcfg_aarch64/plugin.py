@@ -8,9 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tcfg.plugin import Codegen, CpuParser, TagRegistrar, Target, arch_family, hookimpl, host_triple
+from tcfg.plugin import Codegen, Compiler, CpuParser, Library, TagRegistrar, Target, arch_family, hookimpl, host_triple
 
-__all__ = ["tcfg_codegen", "tcfg_detect", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
+__all__ = [
+    "tcfg_codegen",
+    "tcfg_detect",
+    "tcfg_register_compilers",
+    "tcfg_register_cpu_parsers",
+    "tcfg_register_tags",
+]
 
 
 @hookimpl
@@ -18,6 +24,17 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
     from tcfg_aarch64.parser import ArmCpuParser
 
     register(ArmCpuParser())
+
+
+@hookimpl
+def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
+    """arm_compute_lib, cmsis-nn and ethos-u, and the -libs libraries of Arm llvm/c targets."""
+    from tcfg_aarch64.byoc import compilers, libraries
+
+    for compiler in compilers():
+        register(compiler)
+    for library in libraries():
+        register(library)
 
 
 @hookimpl
