@@ -68,6 +68,8 @@ class CompilationConfig:
         self.targets = tuple(dict.fromkeys(_with_host(d, self.host) for d in devices))
         self.executor = None if executor is None else _component("executor", executor, reg)
         self.runtime = None if runtime is None else _component("runtime", runtime, reg)
+        if self.executor is not None or self.runtime is not None:
+            self.to_target()  # their rules (a cuda-graph runtime needs a CUDA device) see the devices
 
     def target_for(self, device_type: str) -> Target:
         """The least-specialised target of ``device_type``; ambiguity is an error."""
