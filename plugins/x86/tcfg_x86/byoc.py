@@ -13,8 +13,16 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from tcfg.plugin import AttributeValueError, Compiler, Derived, DeriveRequest, Library, arch_family, host_triple
-from tcfg_x86.data import load_json
+from tcfg.plugin import (
+    AttributeValueError,
+    Compiler,
+    Derived,
+    DeriveRequest,
+    Library,
+    arch_family,
+    host_triple,
+    package_json,
+)
 
 __all__ = ["compilers", "libraries"]
 
@@ -24,7 +32,7 @@ KINDS = ("llvm", "c")
 
 @functools.cache
 def _data() -> dict[str, Any]:
-    data: dict[str, Any] = load_json("byoc.json")
+    data: dict[str, Any] = package_json("tcfg_x86", "data/byoc.json")
     return data
 
 
