@@ -239,7 +239,7 @@ def test_keys_user_first_then_parser_then_kind_without_repeats(reg: tcfg.Registr
 
 
 def test_pickle_and_spawned_process_rebuild_equal_targets(core: tcfg.Registry) -> None:
-    t = tcfg.Target("llvm -mtriple=aarch64-linux-gnu -libs='a b' -host='llvm -mtriple=x86_64-linux-gnu'")
+    t = tcfg.Target("llvm -mtriple=aarch64-linux-gnu -model='a b' -host='llvm -mtriple=x86_64-linux-gnu'")
     assert pickle.loads(pickle.dumps(t)) == t
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(1) as pool:
