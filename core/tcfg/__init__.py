@@ -8,6 +8,7 @@ use of the names below.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tcfg import _base_wiring
@@ -106,19 +107,26 @@ def get_kind(name: str) -> TargetKind:
     return _registry().get_kind(name)
 
 
-def list_tags(prefix: str | None = None) -> list[str]:
-    """The names of all registered tags (starting with ``prefix``), sorted."""
-    return _registry().list_tags(prefix)
+def list_tags(prefix: str | None = None, aliases: bool = False) -> list[str]:
+    """The names of all registered tags (starting with ``prefix``), sorted; their aliases too if ``aliases``."""
+    return _registry().list_tags(prefix, aliases)
 
 
 def get_tag(name: str) -> dict[str, Any]:
-    """The config of tag ``name``; :class:`UnknownTagError` lists the closest names."""
+    """The config of tag ``name`` (an alias, or ``NAME:VARIANT``); :class:`UnknownTagError` says why not."""
     return _registry().get_tag(name)
 
 
-def register_tag(name: str, config: Any, override: bool = False) -> None:
-    """Register tag ``name`` as ``config``, validated before it is stored."""
-    _registry().register_tag(name, config, override)
+def register_tag(
+    name: str,
+    config: Any,
+    override: bool = False,
+    *,
+    aliases: Sequence[str] = (),
+    variants: Mapping[str, Any] | None = None,
+) -> None:
+    """Register tag ``name`` as ``config`` (with its ``aliases`` and ``variants``), validated before it is stored."""
+    _registry().register_tag(name, config, override, aliases=aliases, variants=variants)
 
 
 def plugins() -> list[PluginRecord]:

@@ -211,11 +211,25 @@ def nested_context(registry: Registry, depth: int) -> _Nested:
     return context
 
 
-def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> UnknownKindError:
+def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> TargetError:
+    """The error for a target string whose first word names no kind or tag (nor a tag's variant).
+
+    It names the plugin that would provide the kind or tag when a known one is not
+    loaded, lists a tag's variants for ``NAME:VARIANT``, and else offers the closest names.
+    """
+    where = pointer(text, start, end)
     kinds, tags = registry.kind_table(), registry.tag_table()
+    if ":" in name and name.rpartition(":")[0] in tags:
+        return UnknownTagError(f"target {_short(text)!r}: {registry.unknown_tag(name)}" + where)
+    missing = registry.missing_plugin("kind", name)
+    if missing is not None:
+        return UnknownKindError(f"target {_short(text)!r}: {missing}" + where)
+    missing = registry.missing_plugin("tag", name.partition(":")[0])
+    if missing is not None:
+        return UnknownTagError(f"target {_short(text)!r}: unknown tag {name!r}: {missing}" + where)
     return UnknownKindError(
         f"target {_short(text)!r}: {name!r} is neither a kind nor a tag; "
-        f"{describe_choices(name, [*kinds, *tags])}" + pointer(text, start, end)
+        f"{describe_choices(name, [*kinds, *registry.list_tags()])}" + where
     )
 
 
@@ -429,13 +443,14 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             raise TargetError(f"target {_short(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
         entry = tags.get(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
-            raise UnknownTagError(
-                f"target {_short(text)!r}: unknown tag {tag_name!r}; {describe_choices(str(tag_name), tags)}"
-            )
+            raise UnknownTagError(f"target {_short(text)!r}: {registry.unknown_tag(str(tag_name))}")
         kind, base = entry.target.kind, entry.target.config
     else:
         found = kinds.get(kind_name) if isinstance(kind_name, str) else None
         if found is None:
+            missing = registry.missing_plugin("kind", kind_name) if isinstance(kind_name, str) else None
+            if missing is not None:
+                raise UnknownKindError(f"target {_short(text)!r}: unknown kind {kind_name!r}: {missing}")
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
                 if isinstance(kind_name, str) and kind_name in registry.tag_table()

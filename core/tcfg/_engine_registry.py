@@ -6,7 +6,7 @@ import os
 import re
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -25,6 +25,7 @@ from tcfg._base_errors import (
     describe_choices,
 )
 from tcfg._base_features import Feature, FeatureIndex, feature_name
+from tcfg._base_files import package_json
 from tcfg._base_version import __version__
 from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
 from tcfg._model_codegen import Codegen
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
-_TAG_NAME = re.compile(r"[^\s'\"\\{=-][^\s'\"\\]*\Z")
+_TAG_NAME = re.compile(r"[^\s'\"\\{=:-][^\s'\"\\:]*\Z")
+_VARIANT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z")
 #: The longest tag name accepted, in characters.
 MAX_TAG_NAME = 200
 #: Most target strings :meth:`Registry.target` keeps built (cleared whole when full). Kept
@@ -73,7 +75,11 @@ class PluginRecord:
 
 
 class TagEntry(NamedTuple):
-    """A registered tag: its canonical config, the target it builds, and its provenance."""
+    """A registered tag (or one of its variants): its canonical config, the target it builds, its provenance.
+
+    ``name`` is the canonical name (``NAME:VARIANT`` for a variant); ``aliases`` the tag's
+    other names; ``variants`` the names of its variants (a variant's entry has none).
+    """
 
     name: str
     config: Mapping[str, Any]
@@ -81,6 +87,8 @@ class TagEntry(NamedTuple):
     description: str
     source: str
     owner: str
+    aliases: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
 
 
 class _PluginFailure(Exception):
@@ -99,7 +107,7 @@ class _Stage:
         self.compilers: list[Compiler] = []
         self.features: list[Feature] = []
         self.components: dict[Role, list[Component]] = {role: [] for role in ROLES}
-        self.tags: list[tuple[str, Any, str, str]] = []
+        self.tags: list[TagSpec] = []
 
 
 class Registry:
@@ -132,7 +140,11 @@ class Registry:
         self._pm = pluggy.PluginManager("tcfg")
         self._pm.add_hookspecs(hookspecs)
         self._kinds: dict[str, TargetKind] = {}
-        self._tags: dict[str, TagEntry] = {}
+        self._tags: dict[str, TagEntry] = {}  # canonical names
+        #: Every name a tag resolves by (canonical names, aliases, ``NAME:VARIANT``s of both).
+        self._lookup: dict[str, TagEntry] = {}
+        #: The CPU architectures already warned about (see :meth:`unclaimed_arch`).
+        self._warned_arches: set[str] = set()
         self._parsers: list[CpuParser] = []
         self._compilers: dict[tuple[str, str], Compiler] = {}
         self._libraries: dict[str, list[Library]] = {}  # by kind, every registration in load order
@@ -187,7 +199,7 @@ class Registry:
     def _is_strict(self) -> bool:
         if self._strict is not None:
             return self._strict
-        return env_flag(os.environ if self._environ is None else self._environ, "TCFG_STRICT_PLUGINS")
+        return env_flag(self._env(), "TCFG_STRICT_PLUGINS")
 
     def _load(self) -> None:
         candidates = [Candidate("core", "tcfg-core", __version__, partial(_same, _engine_builtin))]
@@ -256,13 +268,21 @@ class Registry:
     def _stage_tags(self, stage: _Stage) -> None:
         """Call the plugin's ``tcfg_register_tags`` and hold its tags in ``stage``."""
 
-        def add_tag(name: str | TagSpec, config: Any = None, *, description: str = "", source: str = "") -> None:
+        def add_tag(
+            name: str | TagSpec,
+            config: Any = None,
+            *,
+            description: str = "",
+            source: str = "",
+            aliases: Sequence[str] = (),
+            variants: Mapping[str, Any] | None = None,
+        ) -> None:
             if isinstance(name, TagSpec):
-                if config is not None or description or source:
+                if config is not None or description or source or aliases or variants:
                     raise _PluginFailure(f"register({name!r}) takes a TagSpec alone")
-                stage.tags.append((name.name, name.config, name.description, name.source))
+                stage.tags.append(name)
             else:
-                stage.tags.append((name, config, description, source))
+                stage.tags.append(TagSpec(name, config, description, source, *_spec_extras(aliases, variants)))
 
         stage.tags.clear()
         self._call_registration(stage.plugin, "tcfg_register_tags", add_tag)
@@ -355,6 +375,7 @@ class Registry:
         """
         while True:
             self._tags.clear()
+            self._lookup.clear()
             self._compilers.clear()
             self._libraries.clear()
             self._cache.clear()
@@ -409,17 +430,23 @@ class Registry:
         if not with_tags:
             return
         added_tags: list[str] = []
-        for name, config, description, source in stage.tags:
-            if name in self._tags:
-                owner = self._tags[name].owner
-                raise _PluginFailure(
-                    f"plugin {plugin!r} registers the tag {name!r}, which plugin {owner!r} already owns"
-                )
+        for spec in stage.tags:
             try:
-                self._tags[name] = self._make_tag(name, config, description, source, plugin)
+                names = (spec.name, *_sequence(spec.aliases))
             except TargetError as exc:
-                raise _PluginFailure(f"tag {name!r} is invalid: {exc}") from exc
-            added_tags.append(name)
+                raise _PluginFailure(f"tag {spec.name!r} is invalid: {exc}") from exc
+            for name in names:
+                taken = self._lookup.get(name) if isinstance(name, str) else None
+                if taken is not None:
+                    what = "" if name == taken.name else f" as an alias of {taken.name!r}"
+                    raise _PluginFailure(
+                        f"plugin {plugin!r} registers the tag {name!r}, which plugin {taken.owner!r} already owns{what}"
+                    )
+            try:
+                self._add_tag(spec, plugin)
+            except TargetError as exc:
+                raise _PluginFailure(f"tag {spec.name!r} is invalid: {exc}") from exc
+            added_tags.append(spec.name)
         record.registered["tags"] = sorted(added_tags)
 
     def _remove(self, stage: _Stage) -> None:
@@ -459,20 +486,59 @@ class Registry:
             raise PluginError(message)
         warnings.warn(message, PluginWarning, stacklevel=4)
 
-    def _make_tag(self, name: str, config: Any, description: str, source: str, owner: str) -> TagEntry:
+    def _check_tag_name(self, name: object, what: str = "tag name") -> str:
         if not isinstance(name, str) or not _TAG_NAME.match(name) or not name.isprintable():
             raise TargetError(
-                f"tag name {_short_repr(name)} must be non-empty printable text without whitespace, quotes or "
-                "backslashes, and must not start with '-', '=' or '{'"
+                f"{what} {_short_repr(name)} must be non-empty printable text without whitespace, quotes, "
+                "backslashes or ':' (which separates a variant), and must not start with '-', '=' or '{'"
             )
         if len(name) > MAX_TAG_NAME:
-            raise TargetError(
-                f"tag name {_short_repr(name)} is {len(name)} characters long; the limit is {MAX_TAG_NAME}"
-            )
+            raise TargetError(f"{what} {_short_repr(name)} is {len(name)} characters long; the limit is {MAX_TAG_NAME}")
         if name in self._kinds:
-            raise TargetError(f"tag name {name!r} is already a kind")
-        target = with_attrs(build(self, config), {"tag": name})
-        return TagEntry(name, target.export(), target, description, source, owner)
+            raise TargetError(f"{what} {name!r} is already a kind")
+        return name
+
+    def _add_tag(self, spec: TagSpec, owner: str) -> None:
+        """Build ``spec`` (its variants included) and store it under all its names, or store nothing.
+
+        Its variants are built after the tag is stored, so that they may name it; if one
+        fails, what was stored is taken out again. The caller checks the names are free.
+        """
+        name = self._check_tag_name(spec.name)
+        aliases = tuple(dict.fromkeys(self._check_tag_name(a, "tag alias") for a in _sequence(spec.aliases)))
+        if name in aliases:
+            raise TargetError(f"tag {name!r} lists its own name among its aliases")
+        variants = _mapping(spec.variants, f"the variants of tag {name!r}")
+        for variant in variants:
+            if not isinstance(variant, str) or not _VARIANT_NAME.match(variant) or len(variant) > MAX_TAG_NAME:
+                raise TargetError(
+                    f"tag {name!r}: variant name {_short_repr(variant)} must be letters, digits, '_', '.', '+' "
+                    f"or '-' (not starting with '.', '+' or '-')"
+                )
+        target = with_attrs(build(self, spec.config), {"tag": name})
+        entry = TagEntry(
+            name, target.export(), target, spec.description, spec.source, owner, aliases, tuple(sorted(variants))
+        )
+        stored = [name, *aliases]
+        self._tags[name] = entry
+        for key in stored:
+            self._lookup[key] = entry
+        try:
+            for variant, config in variants.items():
+                full = f"{name}:{variant}"
+                try:
+                    made = with_attrs(build(self, config), {"tag": full})
+                except TargetError as exc:
+                    raise type(exc)(f"variant {full!r}: {exc}") from None
+                sub = TagEntry(full, made.export(), made, spec.description, spec.source, owner)
+                for key in (name, *aliases):
+                    stored.append(f"{key}:{variant}")
+                    self._lookup[stored[-1]] = sub
+        except BaseException:
+            del self._tags[name]
+            for key in stored:
+                self._lookup.pop(key, None)
+            raise
 
     # -- queries -----------------------------------------------------------------------
 
@@ -489,22 +555,110 @@ class Registry:
             raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
         return kind
 
-    def list_tags(self, prefix: str | None = None) -> list[str]:
-        """The registered tag names (starting with ``prefix``), sorted."""
+    def list_tags(self, prefix: str | None = None, aliases: bool = False) -> list[str]:
+        """The registered tag names (starting with ``prefix``), sorted; their aliases too if ``aliases``.
+
+        Variants (``NAME:VARIANT``) are not listed: a tag's entry names them.
+        """
         self._ensure_tags()
-        names = self._tags if prefix is None else [n for n in self._tags if n.startswith(prefix)]
+        pool: Iterable[str] = self._tags
+        if aliases:  # tag names and aliases hold no ':', variants do
+            pool = [key for key in self._lookup if ":" not in key]
+        names = pool if prefix is None else [n for n in pool if n.startswith(prefix)]
         return sorted(names)
 
     def tag_entry(self, name: str) -> TagEntry:
-        """The registered tag ``name``, or :class:`tcfg.UnknownTagError` with the closest names."""
+        """The tag (or variant) that ``name`` resolves to, or :class:`tcfg.UnknownTagError` saying why not."""
         self._ensure_tags()
-        entry = self._tags.get(name)
+        entry = self._lookup.get(name) if isinstance(name, str) else None
         if entry is None:
-            raise UnknownTagError(f"unknown tag {name!r}; {describe_choices(name, self._tags)}")
+            raise UnknownTagError(self.unknown_tag(str(name)))
         return entry
 
+    def unknown_tag(self, name: str) -> str:
+        """Why ``name`` resolves to no tag: its base tag's variants, the plugin that would provide it, or near names."""
+        self._ensure_tags()
+        base, colon, variant = name.rpartition(":")
+        entry = self._lookup.get(base) if colon else None
+        if entry is not None:
+            offered = describe_choices(variant, entry.variants) if entry.variants else "it has no variants"
+            return f"tag {entry.name!r} has no variant {variant!r}; {offered}"
+        missing = self.missing_plugin("tag", base if colon else name)
+        if missing is not None:
+            return f"unknown tag {name!r}: {missing}"
+        return f"unknown tag {name!r}; {describe_choices(name, self._tags)}"
+
+    def missing_plugin(self, space: str, name: str, uninstalled_only: bool = False) -> str | None:
+        """Which known plugin, not loaded here, provides the ``kind``, ``tag`` or ``arch`` ``name``; None if none.
+
+        The table of known plugins is the core's data (``data/known_plugins.json``); a
+        tag is matched by its longest known prefix. With ``uninstalled_only``, None unless
+        every such plugin is missing from the installation (not merely disabled or failed).
+        """
+        known: dict[str, Any] = _known_plugins()
+        if space == "tag":
+            prefixes = [p for row in known.values() for p in row["tag_prefixes"] if name.startswith(p)]
+            if not prefixes:
+                return None
+            longest = max(prefixes, key=len)
+            providers = [short for short, row in known.items() if longest in row["tag_prefixes"]]
+            what = f"tags under {longest!r}"
+        else:
+            field_name = {"kind": "kinds", "arch": "arches"}[space]
+            providers = [short for short, row in known.items() if name in row[field_name]]
+            what = f"kind {name!r}" if space == "kind" else f"the CPU architecture {name!r}"
+        states = [(known[short]["distribution"], self._plugin_state(short)) for short in providers]
+        absent = [(dist, state) for dist, state in states if state != "loaded"]
+        if not absent or (uninstalled_only and any(state != _UNINSTALLED for _, state in absent)):
+            return None
+        listed = ", ".join(f"{dist} ({state})" for dist, state in absent)
+        if len(absent) < len(states):
+            loaded = ", ".join(dist for dist, state in states if state == "loaded")
+            listed = f"{loaded} (loaded) and {listed}"
+        fix = " ".join(dist for dist, _ in absent)
+        verb = "come from" if space == "tag" else "is provided by"
+        return f"{what} {verb} {listed}: pip install {fix}"
+
+    def _plugin_state(self, short: str) -> str:
+        """``loaded``, ``not installed``, or why the known plugin ``short`` is not loaded (from its record)."""
+        package = f"tcfg_{short}"
+        for record in self._records:
+            if record.name == short or record.name.split(".")[0] == package:
+                if record.status == "loaded":
+                    return "loaded"
+                return f"{record.status}: {record.error}" if record.error else record.status
+        if not self._autoload:
+            return "not loaded: this registry loads only the plugins it was given"
+        if env_flag(self._env(), "TCFG_DISABLE_PLUGIN_AUTOLOAD"):
+            return "not loaded: TCFG_DISABLE_PLUGIN_AUTOLOAD is set"
+        return _UNINSTALLED
+
+    def _env(self) -> Mapping[str, str]:
+        return os.environ if self._environ is None else self._environ
+
+    def unclaimed_arch(self, arch: str, triple: str) -> None:
+        """Say (once per architecture) that no installed CPU parser claims ``arch``, if a known plugin does.
+
+        A :class:`tcfg.PluginWarning` names the plugin to install; in strict mode it is a
+        :class:`tcfg.PluginError` instead, every time. Only a plugin missing from the
+        installation is worth saying so: not one the environment disables, nor any in a
+        registry that does not scan the installation (``autoload=False``).
+        """
+        if arch in self._warned_arches:
+            return
+        missing = self.missing_plugin("arch", arch, uninstalled_only=True)
+        if missing is None:
+            return
+        message = f"-mtriple={triple}: {missing}"
+        if self._is_strict():
+            raise PluginError(message)
+        self._warned_arches.add(arch)
+        warnings.warn(
+            message + " (the target stays valid, without CPU features or checks)", PluginWarning, stacklevel=2
+        )
+
     def get_tag(self, name: str) -> dict[str, Any]:
-        """The config of tag ``name`` (a fresh dict in ``export()`` form)."""
+        """The config of tag ``name`` (an alias or ``NAME:VARIANT`` too; a fresh dict in ``export()`` form)."""
         config: dict[str, Any] = _deep_copy(self.tag_entry(name).config)
         return config
 
@@ -516,18 +670,43 @@ class Registry:
         *,
         description: str = "",
         source: str = "",
+        aliases: Sequence[str] = (),
+        variants: Mapping[str, Mapping[str, Any] | str] | None = None,
     ) -> None:
-        """Register tag ``name``; the config is validated before anything is stored."""
+        """Register tag ``name`` (with ``aliases`` and ``variants``); everything is validated before it is stored.
+
+        With ``override``, a tag of that name is replaced (its aliases and variants go
+        with it); an alias that names another tag is refused either way.
+        """
         self._ensure_tags()
+        spec = TagSpec(name, config, description, source, *_spec_extras(aliases, variants))
         with self._lock:
             existing = self._tags.get(name) if isinstance(name, str) else None
             if existing is not None and not override:
                 raise TargetError(
                     f"tag {name!r} is already registered (by {existing.owner}); pass override=True to replace it"
                 )
-            entry = self._make_tag(name, config, description, source, "user")
-            self._tags[name] = entry
+            for key in (name, *_sequence(spec.aliases)):
+                taken = self._lookup.get(key) if isinstance(key, str) else None
+                if taken is not None and taken is not existing:
+                    what = "tag" if key == name else "tag alias"
+                    raise TargetError(f"{what} {key!r} is already a name of tag {taken.name!r} ({taken.owner})")
+            removed = {} if existing is None else self._unstore(existing)
+            try:
+                self._add_tag(spec, "user")
+            except BaseException:
+                self._lookup.update(removed)
+                if existing is not None:
+                    self._tags[existing.name] = existing
+                raise
             self._cache.clear()
+
+    def _unstore(self, entry: TagEntry) -> dict[str, TagEntry]:
+        """Take tag ``entry`` out of the tables, with its aliases and variants; what was taken, by name."""
+        del self._tags[entry.name]
+        names = [entry.name, *entry.aliases]
+        keys = [*names, *(f"{n}:{v}" for n in names for v in entry.variants)]
+        return {key: self._lookup.pop(key) for key in keys if key in self._lookup}
 
     def owner(self, space: str, name: str) -> str:
         """The plugin that registered ``name`` in ``space`` (``kind``, ``CPU architecture``)."""
@@ -671,10 +850,10 @@ class Registry:
         return self._kinds
 
     def tag_table(self) -> Mapping[str, TagEntry]:
-        """The live ``name -> TagEntry`` table (for the target builder), tags loaded."""
+        """The live table of every name a tag resolves by (aliases and variants too), tags loaded."""
         if not self._tags_loaded:
             self._ensure_tags()
-        return self._tags
+        return self._lookup
 
     def libraries(self, kind: str) -> Sequence[Library]:
         """The ``-libs`` libraries registered for ``kind``: every registration, in load order."""
@@ -686,6 +865,35 @@ class Registry:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
         self._ensure()
         return self._compilers
+
+
+def _sequence(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise TargetError(f"tag aliases must be a list of names, not {_short_repr(value)}")
+    return tuple(value)
+
+
+def _mapping(value: Any, what: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise TargetError(f"{what} must be a mapping of variant names to target configs, not {_short_repr(value)}")
+    return value
+
+
+def _spec_extras(aliases: Any, variants: Any) -> tuple[Any, Any]:
+    """The ``aliases`` and ``variants`` fields of a TagSpec from register()'s keywords (checked when built)."""
+    return (tuple(aliases) if isinstance(aliases, (list, tuple)) else aliases), ({} if variants is None else variants)
+
+
+_KNOWN: dict[str, Any] | None = None
+_UNINSTALLED = "not installed"
+
+
+def _known_plugins() -> dict[str, Any]:
+    """The core's table of known plugins (read on first use: only error and warning paths need it)."""
+    global _KNOWN
+    if _KNOWN is None:
+        _KNOWN = package_json("tcfg", "data/known_plugins.json")["plugins"]
+    return _KNOWN
 
 
 def _features_of(parser: CpuParser) -> list[Feature]:

@@ -3,7 +3,9 @@
 The triple's architecture decides first (aliases normalised: ``arm64`` is ``aarch64``,
 ``amd64`` is ``x86_64``, ``thumbv7em`` is ``arm``); without a triple, the sub-parser
 that recognises ``mcpu`` (else ``march``) claims it. A triple of an architecture no
-plugin knows leaves the target valid, with the kind's keys and no vendor features; an
+installed plugin claims leaves the target valid, with the kind's keys and no vendor
+features (when a known plugin claims it, a :class:`tcfg.PluginWarning` names it, once
+per registry and architecture; an error under ``TCFG_STRICT_PLUGINS=1``); an
 ``mcpu`` without a triple that no installed sub-parser knows is an error naming the
 closest CPUs they know (with no sub-parser installed, it stays valid too).
 """
@@ -143,6 +145,8 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
                 f"(this machine's triple is {host_triple()}); installed CPU parsers: "
                 + (", ".join(p.name for p in parsers) or "none")
             )
+        if arch is not None and triple is not None:
+            request.registry.unclaimed_arch(arch, triple)
         return Derived(attrs=attrs)
     derived = chosen.parse(DeriveRequest(request.kind, attrs, request.registry), arch)
     return derived if derived.attrs is not None else derived._replace(attrs=attrs)

@@ -94,8 +94,9 @@ def _build_parser() -> _Parser:
     explain.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
     explain.add_argument("features", metavar="FEATURE", nargs="*", help="feature names (default: all present)")
     command("kinds", "list the registered target kinds")
-    tags = command("tags", "list the registered tags with their descriptions")
+    tags = command("tags", "list the registered tags with their descriptions and variants (NAME:VARIANT)")
     tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
+    tags.add_argument("--aliases", action="store_true", help="list the tags' aliases too (other projects' names)")
     command("plugins", "list the discovered plugins, their status and errors")
     codegen = command("codegen", "print the code generator's configuration for a target, or one tool's form of it")
     codegen.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
@@ -340,27 +341,39 @@ def _kinds(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _tags(registry: Registry, args: argparse.Namespace) -> int:
-    entries = [registry.tag_entry(name) for name in registry.list_tags(args.prefix)]
+    names = registry.list_tags(args.prefix, aliases=args.aliases)
     if args.json:
-        _print_json(
-            [
-                {
-                    "name": e.name,
-                    "description": e.description,
-                    "target": str(e.target),
-                    "config": dict(e.config),
-                    "plugin": e.owner,
-                    "source": e.source,
-                }
-                for e in entries
-            ]
-        )
+        entries = {e.name: e for e in map(registry.tag_entry, names)}.values()
+        found = []
+        for e in entries:
+            row: dict[str, Any] = {
+                "name": e.name,
+                "description": e.description,
+                "target": str(e.target),
+                "config": dict(e.config),
+                "plugin": e.owner,
+                "source": e.source,
+            }
+            if e.aliases:
+                row["aliases"] = list(e.aliases)
+            if e.variants:
+                row["variants"] = {v: str(registry.tag_entry(f"{e.name}:{v}").target) for v in e.variants}
+            found.append(row)
+        _print_json(found)
         return 0
-    if not entries:
+    if not names:
         where = f" starting with {args.prefix!r}" if args.prefix else ""
         print(f"no tags{where}; plugins register tags (see 'tcfg plugins')")
         return 0
-    _table((e.name, e.description or str(e.target)) for e in entries)
+    rows: list[tuple[str, str]] = []
+    for name in names:
+        entry = registry.tag_entry(name)
+        if entry.name != name:
+            rows.append((name, f"alias of {entry.name}"))
+            continue
+        rows.append((name, entry.description or str(entry.target)))
+        rows += [(f"  {name}:{v}", str(registry.tag_entry(f"{name}:{v}").target)) for v in entry.variants]
+    _table(rows)
     return 0
 
 

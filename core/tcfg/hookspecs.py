@@ -26,6 +26,7 @@ functions that use them, never at module import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 import pluggy
@@ -44,21 +45,32 @@ hookspec = pluggy.HookspecMarker("tcfg")
 class TagSpec(NamedTuple):
     """A tag as a plugin declares it: its name, target config, one-line description and sources.
 
-    ``config`` is a target dict or string (possibly naming another tag); ``description``
+    ``config`` is a target dict, string (possibly naming another tag) or Target; ``description``
     is one line for ``tcfg tags``; ``source`` cites where each fact came from (a
     datasheet or vendor page, with its date).
+
+    ``aliases`` are other names of the same tag (another project's spelling, such as
+    Apache TVM's): each resolves wherever the name does, and a target built from one
+    reports the canonical name as its ``tag``. ``variants`` maps a variant name to its
+    config (a target dict or string, which may name the tag itself): ``NAME:VARIANT``
+    builds it (``nvidia/jetson-nano:cuda``, ``st/stm32f746g-disco:aot``). Aliases and
+    variants are claimed and validated like the tag: a name another plugin owns, or a
+    variant that does not build, fails the plugin's registration.
     """
 
     name: str
-    config: Mapping[str, Any] | str
+    config: Mapping[str, Any] | str | Target
     description: str = ""
     source: str = ""
+    aliases: tuple[str, ...] = ()
+    variants: Mapping[str, Mapping[str, Any] | str] = MappingProxyType({})
 
 
 class TagRegistrar(Protocol):
     """The ``register`` callable of :func:`tcfg_register_tags`: ``register(TagSpec(...))``.
 
-    ``register(name, config, description=..., source=...)`` is the same call spelled out.
+    ``register(name, config, description=..., source=..., aliases=..., variants=...)`` is
+    the same call spelled out.
     """
 
     @overload
@@ -66,7 +78,14 @@ class TagRegistrar(Protocol):
 
     @overload
     def __call__(
-        self, name: str, config: Mapping[str, Any] | str, *, description: str = "", source: str = ""
+        self,
+        name: str,
+        config: Mapping[str, Any] | str,
+        *,
+        description: str = "",
+        source: str = "",
+        aliases: Sequence[str] = (),
+        variants: Mapping[str, Mapping[str, Any] | str] | None = None,
     ) -> None: ...
 
 
