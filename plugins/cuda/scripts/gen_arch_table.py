@@ -51,6 +51,13 @@ SOURCES = {
     "cuda-toolkit-release-notes/), retrieved 2026-11-22",
     "whitepapers": "NVIDIA Volta, Turing, Ampere, Ada, Hopper and Blackwell architecture "
     "whitepapers (tensor core generations), retrieved 2026-11-22",
+    "programming_guide_10_2": "CUDA C Programming Guide v10.2 (2019), 'Compute Capabilities', "
+    "technical specifications of compute capabilities 2.x (Fermi) and 3.x (Kepler): resident threads, "
+    "shared memory and registers; CUDA 9.0 release notes (Fermi, sm_2x, removed), CUDA 11.0 "
+    "release notes (sm_30 removed), CUDA 12.0 release notes (sm_35, sm_37 removed); retrieved 2026-11-24",
+    "ptxas_13_old_targets": "ptxas 13.0, measured 2026-11-24: the lowest PTX ISA version it accepts "
+    "for .target sm_20/sm_21 is 2.0 (without .address_size, which needs 2.3), sm_30 3.0, sm_35 3.1, "
+    "sm_37 4.1; it generates code for none of them ('Value ... is not defined for option gpu-name')",
 }
 
 KB = 1024
@@ -59,6 +66,12 @@ KB = 1024
 # max shared memory per block with opt-in, registers per block, tensor core generation).
 # Limits: CCCL arch_traits.h for 6.0-12.1; the Programming Guide for 5.x and 7.2.
 _CC: dict[tuple[int, int], tuple[str, int, int, int, int, int]] = {
+    # Programming Guide v10.2 for 2.x and 3.x: no opt-in beyond 48 KB before Volta.
+    (2, 0): ("Fermi", 1536, 48 * KB, 48 * KB, 32 * KB, 0),
+    (2, 1): ("Fermi", 1536, 48 * KB, 48 * KB, 32 * KB, 0),
+    (3, 0): ("Kepler", 2048, 48 * KB, 48 * KB, 64 * KB, 0),
+    (3, 5): ("Kepler", 2048, 48 * KB, 48 * KB, 64 * KB, 0),
+    (3, 7): ("Kepler", 2048, 112 * KB, 48 * KB, 64 * KB, 0),
     (5, 0): ("Maxwell", 2048, 64 * KB, 48 * KB, 64 * KB, 0),
     (5, 2): ("Maxwell", 2048, 96 * KB, 48 * KB, 64 * KB, 0),
     (5, 3): ("Maxwell", 2048, 64 * KB, 48 * KB, 32 * KB, 0),
@@ -96,6 +109,13 @@ LIMIT_SOURCES = {
 # Every arch name, with its minimum PTX ISA version and first/last CUDA release
 # (PTX ISA release notes; LLVM NVPTXTargetParser.def; CUDA 13.0 release notes).
 _ARCHES: list[tuple[str, str, str, str | None]] = [
+    # Fermi and Kepler: the first CUDA release is that of the minimum PTX ISA version (PTX
+    # 2.0: CUDA 3.0, 3.0: 4.1, 3.1: 5.0, 4.1: 6.5), the last the one before the removal.
+    ("sm_20", "2.0", "3.0", "8.0"),
+    ("sm_21", "2.0", "3.0", "8.0"),
+    ("sm_30", "3.0", "4.1", "10.2"),
+    ("sm_35", "3.1", "5.0", "11.8"),
+    ("sm_37", "4.1", "6.5", "11.8"),
     ("sm_50", "4.0", "6.0", "12.9"),
     ("sm_52", "4.1", "6.5", "12.9"),
     ("sm_53", "4.2", "7.0", "12.9"),
@@ -159,7 +179,7 @@ _SPECIFIC: dict[str, frozenset[tuple[int, int]]] = {
 }
 
 PTX_VERSIONS = [
-    "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2", "6.3", "6.4", "6.5",
+    "1.4", "2.0", "2.1", "2.2", "2.3", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2", "6.3", "6.4", "6.5",
     "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8",
     "8.0", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0",
 ]  # fmt: skip
@@ -224,6 +244,10 @@ def build() -> dict[str, Any]:
     }
 
 
+#: The first PTX ISA version with the .address_size directive.
+_ADDRESS_SIZE_PTX = "2.3"
+
+
 def _version_before(version: str) -> str | None:
     index = PTX_VERSIONS.index(version)
     return PTX_VERSIONS[index - 1] if index else None
@@ -238,10 +262,16 @@ def check(table: dict[str, Any], ptxas: Ptxas) -> list[str]:
     for name in checkable:
         entry = table["arches"][name]
         latest = PTX_VERSIONS[-1]
-        jobs.append((name, "min_ptx_isa", entry["min_ptx_isa"], PROBES["fp16"].split("{")[0] + "{ ret; }", True))
-        before = _version_before(entry["min_ptx_isa"])
-        if before is not None:
-            jobs.append((name, "min_ptx_isa", before, ".visible .entry probe() { ret; }", False))
+        minimum = entry["min_ptx_isa"]
+        if PTX_VERSIONS.index(minimum) < PTX_VERSIONS.index(_ADDRESS_SIZE_PTX):
+            # ptxas's probes carry .address_size, which PTX before 2.3 lacks: what the
+            # table says of sm_2x below it was measured without (SOURCES, ptxas_13_old_targets).
+            jobs.append((name, "min_ptx_isa", _ADDRESS_SIZE_PTX, ".visible .entry probe() { ret; }", True))
+        else:
+            jobs.append((name, "min_ptx_isa", minimum, PROBES["fp16"].split("{")[0] + "{ ret; }", True))
+            before = _version_before(minimum)
+            if before is not None:
+                jobs.append((name, "min_ptx_isa", before, ".visible .entry probe() { ret; }", False))
         for feat, body in PROBES.items():
             jobs.append((name, feat, latest, body, bool(entry["features"][feat])))
 
