@@ -151,6 +151,9 @@ def test_user_keys_before_the_derived_ones_are_kept_in_order(core: tcfg.Registry
     back = tcfg.from_tvm({"kind": "c", "keys": ["board", "arm_cpu", "cpu"]}, registry=core)
     assert back.config["keys"] == ("board", "arm_cpu")
     assert back.keys[:3] == ("board", "arm_cpu", "cpu")
+    # TVM puts the device name between the given keys and the kind's defaults.
+    adreno = {"kind": "c", "keys": ["adreno", "texture", "adreno", "cpu"], "device": "adreno"}
+    assert tcfg.from_tvm(adreno, registry=core).config["keys"] == ("adreno", "texture")
 
 
 @pytest.mark.parametrize(

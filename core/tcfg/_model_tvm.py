@@ -25,7 +25,8 @@ __all__ = ["to_tvm", "tvm_kinds"]
 
 @cache
 def tvm_kinds() -> Mapping[str, Any]:
-    """The table: ``source``, ``date``, ``version`` and ``kinds`` (name -> ``options``, ``default_keys``)."""
+    """The table: ``source``, ``date``, ``version``, ``kinds`` (name -> ``options``, ``default_keys``)
+    and ``fixed`` (kind -> option -> the one value TVM allows)."""
     table: Mapping[str, Any] = package_json("tcfg", "data/tvm_kinds.json")
     return table
 
@@ -34,11 +35,12 @@ def to_tvm(target: Target) -> dict[str, Any]:
     """``target`` as a dict that ``tvm.target.Target`` of TVM 0.27 accepts, describing the same device.
 
     Every attribute the target has (given, from its tag, the kind's defaults and what
-    the kind derives, such as a GPU's limits) goes out if TVM's kind has that option;
-    the others (``march``, ``compiler``, a composite's ``executor`` and ``runtime``,
-    tcfg-only limits) are dropped. ``keys`` are only those given: TVM adds its own.
-    Hosts and a composite's devices are converted likewise. A kind TVM does not have
-    is a :class:`TargetError` naming it.
+    the kind derives, such as a GPU's limits) goes out if TVM's kind has that option.
+    The others are dropped: ``march``, ``compiler``, a composite's ``executor`` and
+    ``runtime``, tcfg-only limits, and options whose one value TVM sets itself (rocm's
+    ``mtriple``). ``keys`` are only those given: TVM adds its own. Hosts and a
+    composite's devices are converted likewise. A kind TVM does not have is a
+    :class:`TargetError` naming it.
     """
     name = target.kind.name
     kinds = tvm_kinds()["kinds"]
@@ -47,7 +49,7 @@ def to_tvm(target: Target) -> dict[str, Any]:
             f"target {str(target)!r}: TVM {tvm_kinds()['version']} has no kind {name!r}; "
             f"TVM's kinds: {', '.join(sorted(kinds))}"
         )
-    options = set(kinds[name]["options"])
+    options = set(kinds[name]["options"]) - set(tvm_kinds()["fixed"].get(name, ()))  # TVM sets those itself
     out: dict[str, Any] = {"kind": name}
     for option, value in target.attrs.items():
         if value is None or option not in options:

@@ -25,9 +25,9 @@ def from_tvm(source: Any, *, registry: Registry | None = None) -> Target:
     ``source`` is a ``tvm.target.Target`` (anything with an ``export()`` method: TVM is
     never imported here), its export dict, JSON text, or a classic string of TVM up to
     0.2x (``-keys``, ``-device``, ``-model``, ``-libs`` included). TVM's derived
-    ``feature.*`` keys and an empty ``tag`` are ignored; the trailing keys that TVM or
-    tcfg derive for the kind are dropped, those before them kept as given; a tag tcfg
-    knows is rebuilt from the tag. A kind or attribute tcfg lacks is a
+    ``feature.*`` keys, an empty ``tag`` and a value TVM fixes (rocm's ``mtriple``) are
+    ignored; the trailing keys that TVM or tcfg derive are dropped, those before them
+    kept as given; a tag tcfg knows is rebuilt from the tag. A kind or attribute tcfg lacks is a
     :class:`TargetError` naming it, with the valid choices.
     """
     registry = registry or default_registry()
@@ -72,10 +72,11 @@ def _read(config: dict[str, Any], registry: Registry) -> Target:
     kind = config.get("kind")
     if not isinstance(kind, str):
         raise TargetError(f"TVM target {_short(config)}: 'kind' must be a kind name, got {kind!r}")
+    fixed = tvm_kinds()["fixed"].get(kind, {})
     spec: dict[str, Any] = {}
     for name, value in config.items():
-        if name.startswith("feature.") or (name == "tag" and value == ""):
-            continue  # derived by TVM, or TVM's "no tag"
+        if name.startswith("feature.") or (name == "tag" and value == "") or (name in fixed and fixed[name] == value):
+            continue  # derived by TVM, TVM's "no tag", or the one value TVM allows
         if name == "host" and isinstance(value, dict):
             value = _read(value, registry)
         elif name == "devices" and isinstance(value, list):
@@ -88,7 +89,7 @@ def _read(config: dict[str, Any], registry: Registry) -> Target:
             _from_tag(spec, registry.target({"tag": tag}), registry)
         target = registry.target(spec)
         if isinstance(keys, list) and keys:
-            given = _given_keys(keys, target, kind)
+            given = _given_keys(keys, target, spec.get("device"))
             if given:
                 target = registry.target({**spec, "keys": given})
     except TargetError as exc:
@@ -123,10 +124,13 @@ def _tag_kind(name: str, registry: Registry) -> Any:
         return None
 
 
-def _given_keys(keys: list[Any], target: Target, kind: str) -> list[Any]:
-    """``keys`` without the trailing ones that tcfg (``target.keys``) or TVM derive for the kind."""
-    tvm_kind = tvm_kinds()["kinds"].get(kind, {})
-    derived = {*target.keys, *tvm_kind.get("default_keys", ())}
+def _given_keys(keys: list[Any], target: Target, device: Any) -> list[Any]:
+    """``keys`` without the trailing ones that tcfg (``target.keys``) or TVM derive.
+
+    TVM's keys are the given ones, then the ``device`` name, then the kind's defaults.
+    """
+    tvm_kind = tvm_kinds()["kinds"].get(target.kind.name, {})
+    derived = {*target.keys, *tvm_kind.get("default_keys", ()), device}
     end = len(keys)
     while end and keys[end - 1] in derived:
         end -= 1

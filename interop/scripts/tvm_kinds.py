@@ -16,6 +16,11 @@ import tvm
 OUT = Path(__file__).resolve().parents[2] / "core" / "tcfg" / "data" / "tvm_kinds.json"
 
 
+#: Options whose value TVM fixes (any other is refused): ``to_tvm`` leaves them to TVM and
+#: ``from_tvm`` ignores them. Found in TVM's kind registrations; ``interop/test_tvm.py`` checks them.
+FIXED = {"rocm": {"mtriple": "amdgcn-amd-amdhsa-hcc"}}
+
+
 def kinds() -> dict[str, Any]:
     """Kind name -> ``{"options": sorted option names, "default_keys": [...]}``, as the installed TVM has them."""
     table = {}
@@ -31,6 +36,7 @@ def main() -> None:
         "date": datetime.date.today().isoformat(),
         "version": tvm.__version__,
         "kinds": kinds(),
+        "fixed": FIXED,
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(data['kinds'])} kinds")
