@@ -30,14 +30,28 @@ def _config(row: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def _variants(name: str, row: dict[str, Any]) -> dict[str, Any]:
+    """A board's variants (a GPU with a host CPU): ``cuda``, its GPU with that host; ``cpu``, the host alone."""
+    if "host" not in row:
+        return {}
+    return {"cuda": {"tag": name}, "cpu": row["host"]}
+
+
 def gpu_tags() -> Iterator[TagSpec]:
-    """Every GPU tag, with its config and a citation of each source (and the compilation date)."""
+    """Every GPU tag, with its config, other names (TVM's), variants and a citation of each source."""
     data = _data()
     sources = data["sources"]
     for name, row in data["gpus"].items():
         cited = "; ".join(sources[key] for key in row["sources"])
         note = f" Note: {row['note']}." if "note" in row else ""
-        yield TagSpec(name, _config(row), row["description"], f"{cited} (compiled {data['compiled']}).{note}")
+        yield TagSpec(
+            name,
+            _config(row),
+            row["description"],
+            f"{cited} (compiled {data['compiled']}).{note}",
+            aliases=tuple(row.get("aliases", ())),
+            variants=_variants(name, row),
+        )
 
 
 @functools.cache
