@@ -42,7 +42,26 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
     from tcfg_aarch64.tables import tag_table
 
     for name, tag in tag_table().items():
-        register(name, tag["config"], description=tag["description"], source=tag["source"])
+        register(
+            name,
+            tag["config"],
+            description=tag["description"],
+            source=tag["source"],
+            aliases=tag.get("aliases", ()),
+            variants=_board_variants(name, tag["config"]),
+        )
+
+
+#: The AOT executor as microcontroller deployments use it: plain C calls, no packed functions.
+_AOT = {"name": "aot", "unpacked-api": True, "interface-api": "c"}
+
+
+def _board_variants(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """A microcontroller board's (kind ``c``) ``aot`` variant: the board as a composite with AOT and the C runtime."""
+    if config["kind"] != "c":
+        return {}
+    board = {"tag": name}
+    return {"aot": {"kind": "composite", "host": board, "devices": [board], "executor": _AOT, "runtime": "crt"}}
 
 
 @hookimpl
