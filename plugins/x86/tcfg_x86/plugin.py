@@ -37,7 +37,13 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
     from tcfg_x86.data import load_json
 
     for name, entry in load_json("tags.json")["tags"].items():
-        register(name, entry["config"], description=entry["description"], source=entry["source"])
+        register(
+            name,
+            entry["config"],
+            description=entry["description"],
+            source=entry["source"],
+            aliases=entry.get("aliases", ()),
+        )
 
 
 @hookimpl
