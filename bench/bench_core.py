@@ -67,6 +67,23 @@ LOAD_CHILD = "import tcfg\ntcfg.Target('llvm')\n"
 TAGS_CHILD = "import tcfg\ntcfg.list_tags()\n"
 #: The tag the in-process rows register when no installed plugin provides one.
 FALLBACK_TAG = "bench/aarch64-board"
+#: One target per device kind, timed like the first in-process row (a new string each call),
+#: each where its plugin is installed, and compared with the cuda one (issue 17: a GPU kind
+#: of a new plugin costs what a cuda target costs).
+KIND_SPECS = (
+    "cuda -arch=sm_80",
+    "nvptx -mcpu=sm_90a -mattr=+ptx85",
+    "rocm -mcpu=gfx942:sramecc+:xnack-",
+    "vulkan -vulkan_api_version=4206592 -supports_float16=true -max_threads_per_block=1024",
+    "opencl -device=adreno",
+    "webgpu",
+    "metal",
+    "hexagon -mcpu=hexagonv73 -mattr=+hvxv73,+hvx-length128b",
+    "trn -num-cores=2",
+    "llvm -mtriple=riscv64-unknown-linux-gnu -mcpu=spacemit-x60 -mattr=+zvfh -mabi=lp64d",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake -compiler=dnnl -libs=mkl",
+    "cuda -arch=sm_80 -compiler=cutlass -libs=cudnn",
+)
 #: Calls per timed loop: short loops, so that the best of many dodges other processes' noise.
 CALLS = 250
 MANY_TAGS = 300
@@ -227,6 +244,19 @@ def measure(runs: int, repeat: int) -> list[Row]:
     rows.append(Row("Target(str), new CPU configuration each call", f"{new_cpu:.1f} us", "< 40 us", new_cpu < 40))
     dicts = best_us(lambda r: [{**DICT_SPEC, "model": f"r{r}n{i}"} for i in range(CALLS)], Target, repeat)
     rows.append(Row("Target(dict), same attributes", f"{dicts:.1f} us"))
+    kinds = set(tcfg.list_kinds())
+    per_kind: dict[str, float] = {}
+    for spec in KIND_SPECS:
+        try:
+            Target(spec)
+        except tcfg.TargetError:  # its plugin is not installed here
+            continue
+        per_kind[spec] = best_us(distinct(spec), Target, repeat)
+    cuda = per_kind.get(KIND_SPECS[0])
+    for spec, us in per_kind.items():
+        versus = f" ({us / cuda:.2f}x the cuda row)" if cuda and spec != KIND_SPECS[0] else ""
+        rows.append(Row(f"Target('{spec} -model=...'), new each call", f"{us:.1f} us{versus}"))
+    rows.append(Row("kinds installed", ", ".join(sorted(kinds))))
     tagged = best_us(distinct(tag), Target, repeat)
     rows.append(Row(f"Target('{tag} -model=...'), new each call", f"{tagged:.1f} us"))
     Target(SPEC)

@@ -2,10 +2,29 @@
 
 The public API: :func:`device_attrs` reads a Vulkan device from Vulkan Profiles JSON
 (``vulkaninfo --json``, vulkan.gpuinfo.org exports) into vulkan target attributes;
-:func:`detect_vulkan` runs ``vulkaninfo`` on this machine.
+:func:`detect_vulkan` runs ``vulkaninfo`` on this machine. Both are imported on first
+use, so that loading the plugin (which imports this package) does not import
+``subprocess`` and ``tempfile``.
 """
 
-from tcfg_gpuapi.detect import detect_vulkan
-from tcfg_gpuapi.vkprofile import device_attrs
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tcfg_gpuapi.detect import detect_vulkan
+    from tcfg_gpuapi.vkprofile import device_attrs
 
 __all__ = ["detect_vulkan", "device_attrs"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "detect_vulkan":
+        from tcfg_gpuapi.detect import detect_vulkan
+
+        return detect_vulkan
+    if name == "device_attrs":
+        from tcfg_gpuapi.vkprofile import device_attrs
+
+        return device_attrs
+    raise AttributeError(f"module 'tcfg_gpuapi' has no attribute {name!r}")
