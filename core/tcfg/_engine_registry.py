@@ -295,9 +295,7 @@ class Registry:
     def _claim(self, plugin: str, space: str, name: str) -> None:
         owner = self._owners.get((space, name))
         if owner is not None and owner != plugin:
-            raise _PluginFailure(
-                f"plugin {plugin!r} registers the {space} {name!r}, which plugin {owner!r} already owns"
-            )
+            raise _clash(plugin, f"the {space} {name!r}", owner)
 
     def _commit_independent(self, stage: _Stage) -> None:
         """Check and store a plugin's kinds, CPU parsers, executors, runtimes and features (all or none)."""
@@ -438,10 +436,8 @@ class Registry:
             for name in names:
                 taken = self._lookup.get(name) if isinstance(name, str) else None
                 if taken is not None:
-                    what = "" if name == taken.name else f" as an alias of {taken.name!r}"
-                    raise _PluginFailure(
-                        f"plugin {plugin!r} registers the tag {name!r}, which plugin {taken.owner!r} already owns{what}"
-                    )
+                    what = "" if name == taken.name else f" (an alias of {taken.name!r})"
+                    raise _clash(plugin, f"the tag {name!r}{what}", taken.owner)
             try:
                 self._add_tag(spec, plugin)
             except TargetError as exc:
@@ -865,6 +861,21 @@ class Registry:
         """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
         self._ensure()
         return self._compilers
+
+
+def _clash(newcomer: str, what: str, owner: str) -> _PluginFailure:
+    """The failure of a plugin that registers a name another plugin already owns.
+
+    The rule: the first plugin to register a name owns it (the core first, then the
+    plugins in order of their entry names); a newcomer claiming it fails as a whole and
+    is the one named, and the owner keeps the name. The message says how to hand the
+    name over, for when the owner is the impostor.
+    """
+    remedy = "" if owner == "core" else f"; if {owner!r} should not have it, set TCFG_DISABLED_PLUGINS={owner}"
+    return _PluginFailure(
+        f"plugin {newcomer!r} registers {what}, which plugin {owner!r} already owns "
+        f"(the first plugin to register a name keeps it{remedy})"
+    )
 
 
 def _sequence(value: Any) -> tuple[Any, ...]:
