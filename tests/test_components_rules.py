@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 import tcfg
-from tcfg.plugin import Attr, Choice, Compiler, Component, DeriveRequest, Library, TargetKind, hookimpl
+from tcfg.plugin import Attr, Choice, Compiler, Component, DeriveRequest, Library, TagRegistrar, TargetKind, hookimpl
 
 
 def _needs_gen(minimum: int) -> Callable[[DeriveRequest], str | None]:
@@ -28,7 +28,7 @@ class NpuPlugin:
         register(TargetKind("npu", "npu", attrs=(Attr("gen", Choice(("1", "2", "3"))),), default_keys=("npu",)))
 
     @hookimpl
-    def tcfg_register_compilers(self, register: Callable[[object], None]) -> None:
+    def tcfg_register_libraries(self, register: Callable[[object], None]) -> None:
         register(Library("npublas", ("npu",), "BLAS", where="every NPU"))
         register(Library("npudnn", ("npu",), "DNN", rule=_needs_gen(3), where="gen 3 NPUs"))
         register(Library("npudnn", ("npu",), "DNN, older build", rule=_needs_gen(2), where="gen 2 NPUs"))
@@ -51,6 +51,9 @@ class LateLibrary:
     @hookimpl
     def tcfg_register_compilers(self, register: Callable[[object], None]) -> None:
         register(Compiler("fine", ("c",)))
+
+    @hookimpl
+    def tcfg_register_libraries(self, register: Callable[[object], None]) -> None:
         register(Library("ghostlib", ("ghost",)))
 
 
@@ -124,3 +127,25 @@ def test_tvm_executors_and_runtimes_have_tvms_options(reg: tcfg.Registry) -> Non
     }
     assert set(executors["vm"].table) == set()
     assert set(runtimes["crt"].table) == {"system-lib"} and "cpp" in runtimes
+
+
+def test_a_tag_may_name_a_library_of_a_plugin_that_loads_after_it() -> None:
+    """Every plugin's compilers and libraries are registered before any tag is checked."""
+
+    class Board:
+        tcfg_plugin_name = "aaa-board"
+
+        @hookimpl
+        def tcfg_register_tags(self, register: TagRegistrar) -> None:
+            register("aaa/board", "llvm -mtriple=x86_64-linux-gnu -libs=zlib")
+
+    class Zlib:
+        tcfg_plugin_name = "zzz-zlib"
+
+        @hookimpl
+        def tcfg_register_libraries(self, register: Callable[[object], None]) -> None:
+            register(Library("zlib", ("llvm",), "zlib"))
+
+    reg = tcfg.Registry(plugins=[Board(), Zlib()], autoload=False, strict=True)
+    assert tcfg.Target("aaa/board", registry=reg).attrs["libs"] == ("zlib",)
+    assert {r.name: r.registered.get("libraries") for r in reg.plugins()}["zzz-zlib"] == ["llvm:zlib"]

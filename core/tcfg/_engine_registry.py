@@ -98,13 +98,14 @@ class _PluginFailure(Exception):
 class _Stage:
     """One plugin's registrations, held until they are all valid."""
 
-    __slots__ = ("compilers", "components", "cpu_parsers", "features", "kinds", "plugin", "tags")
+    __slots__ = ("compilers", "components", "cpu_parsers", "features", "kinds", "libraries", "plugin", "tags")
 
     def __init__(self, plugin: str) -> None:
         self.plugin = plugin
         self.kinds: list[TargetKind] = []
         self.cpu_parsers: list[CpuParser] = []
         self.compilers: list[Compiler] = []
+        self.libraries: list[Library] = []
         self.features: list[Feature] = []
         self.components: dict[Role, list[Component]] = {role: [] for role in ROLES}
         self.tags: list[TagSpec] = []
@@ -257,6 +258,7 @@ class Registry:
             "tcfg_register_kinds": stage.kinds.append,
             "tcfg_register_cpu_parsers": stage.cpu_parsers.append,
             "tcfg_register_compilers": stage.compilers.append,
+            "tcfg_register_libraries": stage.libraries.append,
             "tcfg_register_features": stage.features.append,
             "tcfg_register_executors": stage.components["executor"].append,
             "tcfg_register_runtimes": stage.components["runtime"].append,
@@ -378,9 +380,12 @@ class Registry:
             self._libraries.clear()
             self._cache.clear()
             failed: tuple[_Stage, str] | None = None
-            for stage in stages.values():
+            steps = [(stage, self._commit_compilers) for stage in stages.values()]
+            if with_tags:  # every compiler and library first: a tag may use any plugin's
+                steps += [(stage, self._commit_tags) for stage in stages.values()]
+            for stage, commit in steps:
                 try:
-                    self._commit_compilers_and_tags(stage, with_tags)
+                    commit(stage)
                 except _PluginFailure as exc:
                     failed = (stage, str(exc))
                     break
@@ -391,20 +396,21 @@ class Registry:
             self._fail(self._record(loser.plugin), reason)
             self._remove(loser)
 
-    def _commit_compilers_and_tags(self, stage: _Stage, with_tags: bool) -> None:
+    def _commit_compilers(self, stage: _Stage) -> None:
+        """Check and store a plugin's compilers and ``-libs`` libraries, which may be for any plugin's kinds."""
         plugin = stage.plugin
         added_compilers: list[tuple[str, str]] = []
+        for library in stage.libraries:
+            if not isinstance(library, Library):
+                raise _PluginFailure(f"registered {library!r} as a library; expected a tcfg.plugin.Library")
+            for kind_name in library.kinds:
+                if kind_name not in self._kinds:
+                    raise _PluginFailure(
+                        f"registers the library {library.name!r} for the kind {kind_name!r}, "
+                        "which no loaded plugin provides"
+                    )
+                self._libraries.setdefault(kind_name, []).append(library)
         for compiler in stage.compilers:
-            if isinstance(compiler, Library):  # -libs names travel with the compilers (no hook of their own)
-                for kind_name in compiler.kinds:
-                    if kind_name not in self._kinds:
-                        raise _PluginFailure(
-                            f"registers the library {compiler.name!r} for the kind {kind_name!r}, "
-                            "which no loaded plugin provides"
-                        )
-                    self._libraries.setdefault(kind_name, []).append(compiler)
-                    added_compilers.append((kind_name, f"libs={compiler.name}"))
-                continue
             if not isinstance(compiler, Compiler):
                 raise _PluginFailure(f"registered {compiler!r} as a compiler; expected a tcfg.plugin.Compiler")
             for kind_name in compiler.kinds:
@@ -425,8 +431,11 @@ class Registry:
                 added_compilers.append((kind_name, compiler.name))
         record = self._record(plugin)
         record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
-        if not with_tags:
-            return
+        record.registered["libraries"] = sorted({f"{k}:{lib.name}" for lib in stage.libraries for k in lib.kinds})
+
+    def _commit_tags(self, stage: _Stage) -> None:
+        """Check and store a plugin's tags (names and aliases unclaimed, every config building)."""
+        plugin = stage.plugin
         added_tags: list[str] = []
         for spec in stage.tags:
             try:
@@ -443,7 +452,7 @@ class Registry:
             except TargetError as exc:
                 raise _PluginFailure(f"tag {spec.name!r} is invalid: {exc}") from exc
             added_tags.append(spec.name)
-        record.registered["tags"] = sorted(added_tags)
+        self._record(plugin).registered["tags"] = sorted(added_tags)
 
     def _remove(self, stage: _Stage) -> None:
         for kind in stage.kinds:

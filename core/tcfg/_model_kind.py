@@ -251,7 +251,7 @@ class Compiler:
 class Library:
     """An external library a target of ``kinds`` may name in ``-libs`` (``cuda -libs=cudnn``).
 
-    Plugins register libraries with ``tcfg_register_compilers`` next to their compilers.
+    Plugins register libraries with the ``tcfg_register_libraries`` hook.
     Once any library is registered for a kind, every ``-libs`` name of a target of that
     kind must be one registered for it whose ``rule`` accepts the target; a kind for which
     none is registered takes any name. Several plugins may register the same name for a

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen
     from tcfg._model_components import Component
     from tcfg._model_cpu import CpuParser
-    from tcfg._model_kind import Compiler, Derived, DeriveRequest, TargetKind
+    from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
     from tcfg._model_target import Target
 
 hookspec = pluggy.HookspecMarker("tcfg")
@@ -114,6 +114,18 @@ def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
 
     A compiler name may be registered once per kind; its attribute names must not
     clash with the kind's.
+    """
+
+
+@hookspec
+def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
+    """Register the external libraries targets may name in ``-libs`` (``register(Library(...))``).
+
+    Once any plugin registers a library for a kind, every ``-libs`` name of a target of
+    that kind must be a registered library whose rule accepts the target. Several plugins
+    may register the same library name (each for its hardware): a name is valid where any
+    registration's rule accepts it. Libraries, like compilers, are registered before any
+    tag is checked, so a tag may name another plugin's library.
     """
 
 

@@ -27,12 +27,19 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
 
 
 @hookimpl
-def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
-    """arm_compute_lib, cmsis-nn and ethos-u, and the -libs libraries of Arm llvm/c targets."""
-    from tcfg_aarch64.byoc import compilers, libraries
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    """arm_compute_lib, cmsis-nn and ethos-u."""
+    from tcfg_aarch64.byoc import compilers
 
     for compiler in compilers():
         register(compiler)
+
+
+@hookimpl
+def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
+    """The -libs libraries of Arm llvm/c targets."""
+    from tcfg_aarch64.byoc import libraries
+
     for library in libraries():
         register(library)
 

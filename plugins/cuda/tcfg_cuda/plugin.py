@@ -22,12 +22,19 @@ def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
 
 
 @hookimpl
-def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
-    """The BYOC compilers cutlass, cublas and cudnn, and the -libs libraries of cuda targets."""
-    from tcfg_cuda.byoc import compilers, libraries
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    """The BYOC compilers cutlass, cublas and cudnn."""
+    from tcfg_cuda.byoc import compilers
 
     for compiler in compilers():
         register(compiler)
+
+
+@hookimpl
+def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
+    """The -libs libraries of cuda targets."""
+    from tcfg_cuda.byoc import libraries
+
     for library in libraries():
         register(library)
 

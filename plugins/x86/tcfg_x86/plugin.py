@@ -22,12 +22,19 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
 
 
 @hookimpl
-def tcfg_register_compilers(register: Callable[[Compiler | Library], None]) -> None:
-    """The dnnl compiler and the -libs libraries of x86 llvm/c targets."""
-    from tcfg_x86.byoc import compilers, libraries
+def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    """The dnnl compiler."""
+    from tcfg_x86.byoc import compilers
 
     for compiler in compilers():
         register(compiler)
+
+
+@hookimpl
+def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
+    """The -libs libraries of x86 llvm/c targets."""
+    from tcfg_x86.byoc import libraries
+
     for library in libraries():
         register(library)
 
