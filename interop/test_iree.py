@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,12 @@ from .support import tag_targets
 
 binaries = pytest.importorskip("iree.compiler.tools.binaries", reason="pip install iree-base-compiler")
 
+#: Integer work, so that a CPU without an FPU (riscv/sifive-e31) compiles too: IREE links
+#: no soft-float runtime (an f32 add there is an undefined __addsf3).
 SOURCE = """\
-func.func @add(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
-  %0 = arith.addf %a, %b : tensor<64xf32>
-  return %0 : tensor<64xf32>
+func.func @add(%a: tensor<64xi32>, %b: tensor<64xi32>) -> tensor<64xi32> {
+  %0 = arith.addi %a, %b : tensor<64xi32>
+  return %0 : tensor<64xi32>
 }
 """
 CPUS = [
@@ -79,3 +82,31 @@ def test_iree_records_our_cpu_and_features(tmp_path: Path, flags: tuple[str, ...
     recorded = found.group(2).split(",")
     ours = values.get("iree-llvmcpu-target-cpu-features", "")
     assert [feature for feature in ours.split(",") if feature and feature not in recorded] == []
+
+
+def test_the_iree_target_tables_are_what_this_iree_compile_says() -> None:
+    """The tables behind the refusals (llvm-cpu architectures, CUDA and ROCm targets) match the tool."""
+    script = Path(__file__).parent / "scripts" / "iree_targets.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_refused_target_is_one_iree_compile_refuses(tmp_path: Path) -> None:
+    """Each kind of refusal, checked against the tool: what tcfg calls impossible fails in iree-compile."""
+    refused = {
+        "nvidia/gh200": ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90a"],
+        "amd/mi50": ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx906"],
+        "qcom/adreno-vulkan": [
+            "--iree-hal-target-device=vulkan",
+            "--iree-vulkan-target=vp_android_baseline_2022",
+            "--iree-vulkan-target-features=spirv:v1.0,cap:Shader",
+        ],
+    }
+    for name, flags in refused.items():
+        try:
+            target = tcfg.Target(name)
+        except tcfg.TargetError:
+            continue  # its plugin is not installed here
+        with pytest.raises(tcfg.TargetError):
+            target.codegen().iree_flags()
+        assert _compile(tmp_path, tuple(flags), "-o", str(tmp_path / "x.vmfb")).returncode != 0, name

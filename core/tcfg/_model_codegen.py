@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg._base_errors import TargetError
+from tcfg._base_files import package_json
+from tcfg._model_cpu import arch_family
 
 __all__ = ["Codegen", "LLVMCodegen"]
 
@@ -101,7 +103,19 @@ class LLVMCodegen(Codegen):
         return f"#llvm.target<{', '.join(parts)}>"
 
     def iree_flags(self) -> list[str]:
-        """``iree-compile`` flags for IREE's ``llvm-cpu`` backend on the local device."""
+        """``iree-compile`` flags for IREE's ``llvm-cpu`` backend on the local device.
+
+        Raises :class:`TargetError` for a triple whose architecture IREE's LLVM lacks
+        (``data/iree.json``, from ``iree-compile --iree-llvmcpu-list-targets``: Hexagon,
+        for one).
+        """
+        iree = package_json("tcfg", "data/iree.json")
+        arch = arch_family(self.triple)
+        if arch not in {arch_family(name) for name in iree["llvmcpu_arches"]}:
+            raise TargetError(
+                f"{iree['source'].split(' (')[0]}'s llvm-cpu backend has no {arch!r} target "
+                f"(it has {', '.join(iree['llvmcpu_arches'])})"
+            )
         flags = [
             "--iree-hal-target-device=local",
             "--iree-hal-local-target-device-backends=llvm-cpu",

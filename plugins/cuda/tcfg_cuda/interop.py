@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from tcfg.plugin import TargetError, package_json
+
 __all__ = ["TRIPLE", "iree_cuda_flags", "nvvm_target", "ptx_feature", "triton_cuda_target"]
 
 #: The triple of LLVM's 64-bit NVPTX backend for CUDA.
@@ -30,7 +32,18 @@ def nvvm_target(chip: str, ptx_isa: str, opt_level: int) -> str:
 
 
 def iree_cuda_flags(chip: str, ptx_isa: str) -> list[str]:
-    """iree-compile's flags for a CUDA device of ``chip`` at PTX ``ptx_isa``."""
+    """iree-compile's flags for a CUDA device of ``chip`` at PTX ``ptx_isa``.
+
+    Raises :class:`TargetError` for an arch the iree-compile of ``data/iree.json`` has no
+    GPU target for (it refuses them with "missing GPU target"): its message names the
+    archs it has. ``interop/scripts/iree_targets.py`` probes the tool for that table.
+    """
+    iree = package_json("tcfg_cuda", "data/iree.json")
+    if chip not in iree["cuda_targets"]:
+        raise TargetError(
+            f"{iree['source'].split(' (')[0]} has no CUDA GPU target for {chip}; it compiles for "
+            f"{', '.join(sorted(iree['cuda_targets'], key=lambda a: (len(a), a)))}"
+        )
     return [
         "--iree-hal-target-device=cuda",
         f"--iree-cuda-target={chip}",

@@ -69,7 +69,7 @@ def test_triton_target(reg: tcfg.Registry) -> None:
 def test_iree_flags_shape(reg: tcfg.Registry) -> None:
     for spec, chip, ptx in (
         ("cuda -arch=sm_80", "sm_80", "+ptx70"),
-        ("nvptx -mcpu=sm_90a -mattr=+ptx85", "sm_90a", "+ptx85"),
+        ("nvptx -mcpu=sm_89 -mattr=+ptx85", "sm_89", "+ptx85"),
     ):
         flags = tcfg.Target(spec, registry=reg).codegen().iree_flags()
         assert flags == [
@@ -77,6 +77,12 @@ def test_iree_flags_shape(reg: tcfg.Registry) -> None:
             f"--iree-cuda-target={chip}",
             f"--iree-cuda-target-features={ptx}",
         ]
+
+
+def test_iree_flags_refuse_what_iree_compile_cannot_target(reg: tcfg.Registry) -> None:
+    """The probed iree-compile (data/iree.json) has no GPU target for sm_90a: a clear error naming those it has."""
+    with pytest.raises(tcfg.TargetError, match=r"has no CUDA GPU target for sm_90a; it compiles for sm_60, "):
+        tcfg.Target("cuda -arch=sm_90a", registry=reg).codegen().iree_flags()
 
 
 def test_cuda_interop_uses_llvms_minimum_ptx(reg: tcfg.Registry) -> None:

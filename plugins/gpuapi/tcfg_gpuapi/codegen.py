@@ -98,7 +98,18 @@ class VulkanCodegen(Codegen):
         return f"#spirv.target_env<{vce}, api=Vulkan, {device}#spirv.resource_limits<{', '.join(limits)}>>"
 
     def iree_flags(self) -> list[str]:
-        """``iree-compile`` flags: the Vulkan device, IREE's name for it (or its baseline) and the SPIR-V features."""
+        """``iree-compile`` flags: the Vulkan device, IREE's name for it (or its baseline) and the SPIR-V features.
+
+        IREE's SPIR-V backend binds every buffer as a storage buffer, so a target without
+        them (SPIR-V before 1.3 and no ``SPV_KHR_storage_buffer_storage_class``) is a
+        :class:`TargetError`; ``interop/test_iree.py`` shows iree-compile 3.13 refusing it.
+        """
+        storage = "SPV_KHR_storage_buffer_storage_class"
+        if tuple(map(int, self.spirv.split("."))) < (1, 3) and storage not in self.extensions:
+            raise TargetError(
+                f"iree-compile's SPIR-V backend needs storage buffers, which SPIR-V {self.spirv} has only with "
+                f"{storage}: give -supports_storage_buffer_storage_class=true if the device has it"
+            )
         features = [
             f"spirv:v{self.spirv}",
             *(f"cap:{c}" for c in self.capabilities),
@@ -115,6 +126,10 @@ class VulkanCodegen(Codegen):
             llc: list[str] | str = self.llc_flags()
         except TargetError as exc:
             llc = str(exc)
+        try:
+            iree: list[str] | str = self.iree_flags()
+        except TargetError as exc:
+            iree = str(exc)
         return {
             "kind": "vulkan",
             "vulkan_version": self.vulkan,
@@ -125,7 +140,7 @@ class VulkanCodegen(Codegen):
             "extensions_llc_does_not_know": [e for e in self.extensions if e not in self.llc_extensions],
             "spirv_val": self.spirv_val_flags(),
             "mlir": self.mlir_attr(),
-            "iree": self.iree_flags(),
+            "iree": iree,
         }
 
 

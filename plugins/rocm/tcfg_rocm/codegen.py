@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.plugin import Codegen, Target, TargetError
+from tcfg.plugin import Codegen, Target, TargetError, package_json
 from tcfg_rocm.kind import TARGET_ID_FEATURES, TRIPLE
 from tcfg_rocm.processors import parse_target_id
 
@@ -108,9 +108,15 @@ class RocmCodegen(Codegen):
                 f"iree-compile's HIP target takes only the target-ID features {'/'.join(TARGET_ID_FEATURES)}; "
                 f"it has no flag for {','.join(self.mattr)}"
             )
-        flags = ["--iree-hal-target-device=hip", f"--iree-hip-target={self.processor}"]
+        iree = package_json("tcfg_rocm", "data/iree.json")
+        if self.processor not in iree["rocm_targets"]:
+            raise TargetError(
+                f"{iree['source'].split(' (')[0]} has no ROCm target for {self.processor}; it compiles for "
+                f"{', '.join(iree['rocm_targets'])}"
+            )
+        flags = ["--iree-hal-target-device=hip", f"--iree-rocm-target={self.processor}"]
         if self.settings:
-            flags.append(f"--iree-hip-target-features={','.join(self.settings)}")
+            flags.append(f"--iree-rocm-target-features={','.join(self.settings)}")
         return flags
 
     def triton_target(self) -> tuple[str, int | str, int]:

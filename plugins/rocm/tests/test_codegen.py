@@ -96,9 +96,9 @@ def test_triton_target(reg: tcfg.Registry) -> None:
 
 def test_iree_flags_shape(reg: tcfg.Registry) -> None:
     flags = tcfg.Target("rocm -mcpu=gfx942", registry=reg).codegen().iree_flags()
-    assert flags == ["--iree-hal-target-device=hip", "--iree-hip-target=gfx942"]
+    assert flags == ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
     flags = tcfg.Target("rocm -mcpu=gfx942:sramecc+:xnack-", registry=reg).codegen().iree_flags()
-    assert flags[-1] == "--iree-hip-target-features=+sramecc,-xnack"
+    assert flags[-1] == "--iree-rocm-target-features=+sramecc,-xnack"
     with pytest.raises(tcfg.TargetError, match="wavefrontsize64"):
         tcfg.Target("rocm -mcpu=gfx1100 -mattr=+wavefrontsize64", registry=reg).codegen().iree_flags()
 
