@@ -19,6 +19,9 @@ def reg() -> tcfg.Registry:
 
 @pytest.fixture(scope="session")
 def tvm() -> dict[str, Any]:
-    """Apache TVM 0.27's own exports (``interop/scripts/snapshot_tvm.py plugins/aws trn aws/trn`` at the repository root)."""
+    """Apache TVM 0.27's own exports.
+
+    Written by ``interop/scripts/snapshot_tvm.py plugins/aws trn aws/trn`` at the repository root.
+    """
     data: dict[str, Any] = json.loads((Path(__file__).parent / "fixtures" / "tvm.json").read_text())
     return data

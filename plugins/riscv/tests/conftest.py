@@ -20,7 +20,10 @@ def reg() -> tcfg.Registry:
 
 @pytest.fixture(scope="session")
 def tvm() -> dict[str, Any]:
-    """Apache TVM 0.27's own exports of its riscv/* tags (``interop/scripts/snapshot_tvm.py plugins/riscv llvm riscv/`` at the repository root)."""
+    """Apache TVM 0.27's own exports of its riscv/* tags.
+
+    Written by ``interop/scripts/snapshot_tvm.py plugins/riscv llvm riscv/`` at the repository root.
+    """
     data: dict[str, Any] = json.loads((Path(__file__).parent / "fixtures" / "tvm.json").read_text())
     return data
 
