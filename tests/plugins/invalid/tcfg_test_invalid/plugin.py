@@ -7,5 +7,5 @@ from tcfg.plugin import hookimpl
 
 @hookimpl
 def tcfg_register_tags(register: Any) -> None:
-    register("invalid/good", {"kind": "llvm", "mtriple": "x86_64-linux-gnu"})
+    register("invalid/good", {"kind": "llvm", "mtriple": "loongarch64-linux-gnu"})
     register("invalid/bad", {"kind": "llvm", "num-cores": "four"})
