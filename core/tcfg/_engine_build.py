@@ -27,7 +27,7 @@ from tcfg._base_errors import (
 from tcfg._base_features import FeatureValue
 from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
-from tcfg._model_schema import Attr, InvalidValue
+from tcfg._model_schema import Attr, InvalidValue, TargetList
 from tcfg._model_target import Target
 
 if TYPE_CHECKING:
@@ -233,10 +233,19 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     )
 
 
-def from_text(registry: Registry, text: str, depth: int = 0) -> Target:
-    """The target of a string or JSON text at nesting ``depth`` (:func:`build` for a ``str``)."""
-    if len(text) > MAX_TEXT:
-        _check_length(text)
+def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = False) -> Target:
+    """The target of a string or JSON text at nesting ``depth`` (:func:`build` for a ``str``).
+
+    An outermost text over half of :data:`MAX_TEXT` has its target's canonical text
+    measured too (``measured`` says that is being done), since it may be the longer one.
+    """
+    if len(text) > MAX_TEXT // 2:
+        if len(text) > MAX_TEXT:
+            _check_length(text)
+        if depth == 0 and not measured:
+            whole = from_text(registry, text, 0, measured=True)
+            _check_size(whole, text)
+            return whole
     stripped = text.strip()
     if not stripped:
         raise TargetSyntaxError(
@@ -464,6 +473,8 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
+    # JSON text over half the limit has its canonical text measured (see finish)
+    long_values = depth == 0 and source is not None and len(source) > MAX_TEXT // 2
     for key, value in data.items():
         attr = table.get(key)
         if attr is None:
@@ -481,12 +492,18 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         except TargetError as exc:
             raise type(exc)(f"target {_short(text)!r}: in {key!r}: {exc}") from None
     if not base:
-        return finish(registry, kind, given, text, depth, checked=True)
-    return _finish_over_tag(registry, kind, base, given, text, depth)
+        return finish(registry, kind, given, text, depth, checked=True, long_values=long_values)
+    return _finish_over_tag(registry, kind, base, given, text, depth, long_values)
 
 
 def _finish_over_tag(
-    registry: Registry, kind: TargetKind, base: Mapping[str, Any], given: dict[str, Any], text: Any, depth: int
+    registry: Registry,
+    kind: TargetKind,
+    base: Mapping[str, Any],
+    given: dict[str, Any],
+    text: Any,
+    depth: int,
+    long_values: bool = False,
 ) -> Target:
     """The readers' tail for a tag: ``given`` (checked, of ``kind``) over the tag's ``base`` config, finished.
 
@@ -495,7 +512,7 @@ def _finish_over_tag(
     compiler (whose attributes the tag's config may hold).
     """
     keeps_compiler = "compiler" not in given or given["compiler"] == base.get("compiler")
-    return finish(registry, kind, {**base, **given}, text, depth, checked=keeps_compiler)
+    return finish(registry, kind, {**base, **given}, text, depth, checked=keeps_compiler, long_values=long_values)
 
 
 def _run(
@@ -528,9 +545,20 @@ def _parser_name(registry: Registry, kind: TargetKind, compiler: str) -> str:
 
 
 def finish(
-    registry: Registry, kind: TargetKind, attrs: dict[str, Any], text: Any, depth: int, checked: bool = False
+    registry: Registry,
+    kind: TargetKind,
+    attrs: dict[str, Any],
+    text: Any,
+    depth: int,
+    checked: bool = False,
+    long_values: bool = False,
 ) -> Target:
-    """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target."""
+    """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target.
+
+    At the outermost level (``depth`` 0) the canonical text of a target that holds a list
+    of targets (a composite's devices), or whose input had ``long_values`` (JSON text over
+    half of :data:`MAX_TEXT`), is measured against :data:`MAX_TEXT`.
+    """
     if kind._aliases and not kind._aliases.keys().isdisjoint(attrs):
         attrs = _canonical_names(kind, attrs, text)
     compiler = None if "compiler" not in attrs else _compiler(registry, kind, attrs["compiler"], text)
@@ -582,7 +610,25 @@ def finish(
         value = given[name]
         if defaults.get(name, _MISSING) != value:
             config[name] = value
-    return Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
+    made = Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
+    if long_values or (shape.nests and depth == 0):
+        _check_size(made, text)
+    return made
+
+
+def _check_size(target: Target, text: Any) -> None:
+    """Refuse a target whose canonical text (``str(t)`` or ``to_json()``) is longer than MAX_TEXT.
+
+    Every input form is held to the one limit that text input has, so that whatever
+    builds also reads back from its own text: a dict of 3,000 devices builds no more
+    than the same target written as a string does.
+    """
+    size = max(len(str(target)), len(target.to_json()))
+    if size > MAX_TEXT:
+        raise TargetError(
+            f"target {_short(text, 80)!r} is {size} characters as text, longer than the limit of {MAX_TEXT} "
+            "that every target form shares (so that each reads back from its own text)"
+        )
 
 
 def _canonical_names(kind: TargetKind, attrs: dict[str, Any], text: Any) -> dict[str, Any]:
@@ -721,6 +767,7 @@ class _Shape(NamedTuple):
     order: tuple[str, ...]
     reads: str
     pick: Callable[[Mapping[str, Any]], Any] | None
+    nests: bool  # some name holds a list of targets (devices): the canonical text is measured
 
 
 def _new_shape(
@@ -735,7 +782,9 @@ def _new_shape(
         order = tuple(sorted(set(names), key=lambda name: rank[name] if name in rank else after + own[name]))
     reads = [name for name in kind.parse_reads if name in order]
     signature = " ".join((kind.name, compiler.name if compiler else "", *reads))  # names hold no spaces
-    shape = _Shape(order, signature, itemgetter(*reads) if reads else None)
+    table = kind._table if compiler is None else {**compiler.table, **kind._table}
+    nests = any(isinstance(table[name].type, TargetList) for name in order if name in table)
+    shape = _Shape(order, signature, itemgetter(*reads) if reads else None, nests)
     registry.build_state.shapes.put(key, shape)
     return shape
 
