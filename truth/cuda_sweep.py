@@ -22,19 +22,31 @@ against the ``.target``.
 
 from __future__ import annotations
 
+import importlib.util
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 
 from sweep import SweepResult
 
 __all__ = ["check_arch", "sweep"]
 
-#: PTX ISA versions in order (the plugin's generator's list).
-PTX_VERSIONS = (
-    "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2", "6.3", "6.4", "6.5",
-    "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8",
-    "8.0", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0",
-)  # fmt: skip
+
+def _generator() -> ModuleType:
+    """The cuda plugin's table generator (``plugins/cuda/scripts/gen_arch_table.py``), loaded as a module."""
+    path = Path(__file__).resolve().parents[1] / "plugins" / "cuda" / "scripts" / "gen_arch_table.py"
+    spec = importlib.util.spec_from_file_location("gen_arch_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_GENERATOR = _generator()
+#: PTX ISA versions in order, and the first with ``.address_size`` (the generator's facts).
+PTX_VERSIONS: list[str] = _GENERATOR.PTX_VERSIONS
+ADDRESS_SIZE_PTX: str = _GENERATOR._ADDRESS_SIZE_PTX
 LATEST_PTX = PTX_VERSIONS[-1]
 EMPTY = ".visible .entry probe() { ret; }"
 
@@ -84,6 +96,12 @@ def check_arch(ptxas: object, arch: str) -> tuple[int, list[str]]:
         return checks, wrong
     ptx = str(getattr(target.codegen(), "ptx_isa", ""))
     checks += 2
+    if ptx in PTX_VERSIONS and PTX_VERSIONS.index(ptx) < PTX_VERSIONS.index(ADDRESS_SIZE_PTX):
+        # ptxas's modules carry .address_size, which PTX before 2.3 lacks: the table's
+        # Fermi/Kepler minimums below it are NVIDIA's; here ptxas confirms the arch at 2.3
+        if ptxas.assemble(name, ADDRESS_SIZE_PTX, EMPTY):
+            wrong.append(f"cuda -arch={arch}: ptxas {ptxas.release} refuses .target {name} at PTX 2.3")
+        return checks, wrong
     error = ptxas.assemble(name, ptx, EMPTY)
     if error:
         wrong.append(f"cuda -arch={arch}: PTX ISA {ptx}: ptxas {ptxas.release} refuses it: {error.splitlines()[0]}")
