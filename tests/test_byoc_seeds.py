@@ -4,7 +4,8 @@ Each is written as the seeds write it, in tcfg's dict form. Adapted where the se
 syntax is not tcfg's: ``library: tensor-rt`` is the CUDA device's ``-compiler=tensorrt``
 (TensorRT is a BYOC compiler in tcfg, not a -libs library), the top level's
 ``runtime: vm`` is ``executor: vm`` (vm is TVM's executor), and ``arm``/``x86``/``vulkan``
-hosts and devices are written as targets (``llvm -mtriple=...``).
+hosts are written as targets (``llvm -mtriple=...``), and the vulkan device as a Vulkan 1.3
+target with fp16.
 """
 
 from __future__ import annotations
@@ -69,12 +70,12 @@ BYOC_MYAWESOME_CUDA: dict[str, Any] = {
 #: - machine1:
 #:    - host: arm
 #:    - vdevice0: vulkan
-#: (vulkan is no installed plugin's kind here: machine1's device is the Arm CPU's own llvm target.)
+VULKAN = "vulkan -vulkan_api_version=4206592 -supports_float16=true"  # Vulkan 1.3
 TWO_MACHINES: dict[str, Any] = {
     "kind": "composite",
     "devices": [
         {"kind": "composite", "host": X86, "devices": [CUDA]},
-        {"kind": "composite", "host": ARM, "devices": [ARM]},
+        {"kind": "composite", "host": ARM, "devices": [VULKAN]},
     ],
 }
 
@@ -101,7 +102,10 @@ def test_byoc_myawesome_cuda_without_its_cuda_device_is_refused(reg: tcfg.Regist
         tcfg.Target(broken, registry=reg)
 
 
-def test_two_machines(reg: tcfg.Registry) -> None:
+def test_two_machines() -> None:
+    """x86 + cuda on one machine, Arm + vulkan on the other (needs the gpuapi plugin too)."""
+    gpuapi_plugin = pytest.importorskip("tcfg_gpuapi.plugin")
+    reg = tcfg.Registry(plugins=[cuda_plugin, x86_plugin, gpuapi_plugin], autoload=False)
     system = tcfg.Target(TWO_MACHINES, registry=reg)
     roundtrip(system)
     cfg = tcfg.CompilationConfig(system, registry=reg)
@@ -109,6 +113,8 @@ def test_two_machines(reg: tcfg.Registry) -> None:
         tcfg.Target(X86, registry=reg),
         tcfg.Target(ARM, registry=reg),
     ]
+    machine1 = cfg.targets[1]
+    assert machine1.attrs["devices"][0].features.float16 and machine1.attrs["devices"][0].keys == ("vulkan", "gpu")
     roundtrip_config(cfg)
 
 
