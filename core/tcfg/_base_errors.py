@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import reprlib
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 __all__ = [
     "AttributeValueError",
@@ -13,8 +15,10 @@ __all__ = [
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",
+    "bounded_repr",
     "closest",
     "describe_choices",
+    "shorten",
 ]
 
 
@@ -115,3 +119,24 @@ def describe_choices(word: str, choices: Iterable[str], *, limit: int = 12) -> s
     if len(pool) <= limit:
         return "valid choices: " + ", ".join(repr(c) for c in pool)
     return f"valid choices include: {', '.join(repr(c) for c in pool[:limit])} (and {len(pool) - limit} more)"
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 8, 6, 60, 60
+
+
+def bounded_repr(value: Any) -> str:
+    """``repr(value)`` bounded in depth, items and string length."""
+    return _REPR.repr(value)
+
+
+def shorten(value: Any, limit: int = 200) -> str:
+    """``value`` for an error message, cut at ``limit``: a dict or list as a repr bounded in
+    depth and size (so a huge input costs nothing to quote), anything else as its text."""
+    if isinstance(value, Mapping):
+        text = bounded_repr(dict(value))
+    elif isinstance(value, (list, tuple)):
+        text = bounded_repr(value)
+    else:
+        text = str(value)
+    return text if len(text) <= limit else text[:limit] + "..."

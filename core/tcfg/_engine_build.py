@@ -8,7 +8,6 @@ to :data:`MAX_DEPTH` levels and the text of one target to :data:`MAX_TEXT` chara
 from __future__ import annotations
 
 import json
-import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -22,7 +21,9 @@ from tcfg._base_errors import (
     UnknownAttributeError,
     UnknownKindError,
     UnknownTagError,
+    bounded_repr,
     describe_choices,
+    shorten,
 )
 from tcfg._base_features import FeatureValue
 from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
@@ -69,16 +70,6 @@ class BuildState:
         self.contexts: dict[int, _Nested] = {}
 
 
-def _short(text: object, limit: int = 200) -> str:
-    """``text`` for an error message: a target's text cut at ``limit``, a dict input bounded in depth and size."""
-    text = _REPR.repr(dict(text)) if isinstance(text, Mapping) else str(text)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 8, 6, 60, 60
-
-
 def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
     """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
     if depth > MAX_DEPTH:
@@ -94,7 +85,7 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
             target = _from_dict(registry, spec, None, depth)
         else:
             raise TargetError(
-                f"cannot make a target from {type(spec).__name__} {_short(repr(spec))}; "
+                f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
                 "expected a target string, JSON text, a dict or a Target"
             )
         if host is not None:
@@ -112,7 +103,7 @@ class _TooDeep(Exception):
 
 def _too_deep(spec: Any) -> TargetError:
     return TargetError(
-        f"target {_short(spec, 80)!r} nests more than {MAX_DEPTH} levels deep "
+        f"target {shorten(spec, 80)!r} nests more than {MAX_DEPTH} levels deep "
         "(host inside host, devices inside devices)"
     )
 
@@ -168,21 +159,21 @@ def _load_json(text: str) -> Any:
             value = _scan_json_strictly(text, 0)[0]
         return value
     except _JsonRefused as exc:
-        raise TargetSyntaxError(f"JSON target {_short(text)!r}: {exc}") from None
+        raise TargetSyntaxError(f"JSON target {shorten(text)!r}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise TargetSyntaxError(
-            f"JSON target {_short(text)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"JSON target {shorten(text)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     except ValueError:  # the one other ValueError of decoding: an integer past Python's limit on digits
-        raise TargetSyntaxError(f"JSON target {_short(text)!r} holds a number too long to read") from None
+        raise TargetSyntaxError(f"JSON target {shorten(text)!r} holds a number too long to read") from None
     except RecursionError:
-        raise TargetSyntaxError(f"JSON target {_short(text)!r} nests too deeply") from None
+        raise TargetSyntaxError(f"JSON target {shorten(text)!r} nests too deeply") from None
 
 
 def _check_length(text: str) -> None:
     if len(text) > MAX_TEXT:
         raise TargetSyntaxError(
-            f"target text of {len(text)} characters is longer than the limit of {MAX_TEXT}: {_short(text, 60)!r}"
+            f"target text of {len(text)} characters is longer than the limit of {MAX_TEXT}: {shorten(text, 60)!r}"
         )
 
 
@@ -220,15 +211,15 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     where = pointer(text, start, end)
     kinds, tags = registry.kind_table(), registry.tag_table()
     if ":" in name and name.rpartition(":")[0] in tags:
-        return UnknownTagError(f"target {_short(text)!r}: {registry.unknown_tag(name)}" + where)
+        return UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(name)}" + where)
     missing = registry.missing_plugin("kind", name)
     if missing is not None:
-        return UnknownKindError(f"target {_short(text)!r}: {missing}" + where)
+        return UnknownKindError(f"target {shorten(text)!r}: {missing}" + where)
     missing = registry.missing_plugin("tag", name.partition(":")[0])
     if missing is not None:
-        return UnknownTagError(f"target {_short(text)!r}: unknown tag {name!r}: {missing}" + where)
+        return UnknownTagError(f"target {shorten(text)!r}: unknown tag {name!r}: {missing}" + where)
     return UnknownKindError(
-        f"target {_short(text)!r}: {name!r} is neither a kind nor a tag; "
+        f"target {shorten(text)!r}: {name!r} is neither a kind nor a tag; "
         f"{describe_choices(name, [*kinds, *registry.list_tags()])}" + where
     )
 
@@ -355,7 +346,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     kinds = registry.kind_table()
     if head.dash:
         raise TargetSyntaxError(
-            f"target {_short(text)!r} starts with an option; it must start with a kind or tag "
+            f"target {shorten(text)!r} starts with an option; it must start with a kind or tag "
             f"(kinds: {', '.join(sorted(kinds))})" + pointer(text, head.start, head.end)
         )
     kind = kinds.get(head.text)
@@ -383,7 +374,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
         attr = _attr(registry, kind, compiler, opt.key, text, opt)
         if opt.key in given:
             raise AttributeValueError(
-                f"target {_short(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
+                f"target {shorten(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(attr, opt, text, nested)
     if not base:
@@ -398,10 +389,10 @@ def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
         return attr.type.from_text(opt.value, nested)
     except InvalidValue as exc:
         raise AttributeValueError(
-            f"target {_short(text)!r}: -{opt.key} {exc}" + pointer(text, opt.token.start, opt.token.end)
+            f"target {shorten(text)!r}: -{opt.key} {exc}" + pointer(text, opt.token.start, opt.token.end)
         ) from None
     except TargetError as exc:
-        raise type(exc)(f"target {_short(text)!r}: in -{opt.key}: {exc}") from None
+        raise type(exc)(f"target {shorten(text)!r}: in -{opt.key}: {exc}") from None
 
 
 def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: Option | None = None) -> Compiler | None:
@@ -413,7 +404,7 @@ def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: O
         choices = describe_choices(str(name), offered) if offered else "no installed plugin registers a compiler for it"
         where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
         raise AttributeValueError(
-            f"target {_short(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}" + where
+            f"target {shorten(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}" + where
         )
     return compiler
 
@@ -433,13 +424,15 @@ def _attr(
         names = [*kind.table, *(compiler.table if compiler else ())]
         hint = describe_choices(key, names)
     where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
-    raise UnknownAttributeError(f"target {_short(text)!r}: kind {kind.name!r} has no attribute {key!r}; {hint}" + where)
+    raise UnknownAttributeError(
+        f"target {shorten(text)!r}: kind {kind.name!r} has no attribute {key!r}; {hint}" + where
+    )
 
 
 def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
-            f"JSON target {_short(source or _REPR.repr(data))!r} must be an object, not {type(data).__name__}"
+            f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"
         )
     text: Any = source if source is not None else data  # shown by error messages only
     kinds = registry.kind_table()
@@ -449,23 +442,23 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         tags = registry.tag_table()
         tag_name = data.get("tag")
         if tag_name is None:
-            raise TargetError(f"target {_short(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
+            raise TargetError(f"target {shorten(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
         entry = tags.get(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
-            raise UnknownTagError(f"target {_short(text)!r}: {registry.unknown_tag(str(tag_name))}")
+            raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
         kind, base = entry.target.kind, entry.target.config
     else:
         found = kinds.get(kind_name) if isinstance(kind_name, str) else None
         if found is None:
             missing = registry.missing_plugin("kind", kind_name) if isinstance(kind_name, str) else None
             if missing is not None:
-                raise UnknownKindError(f"target {_short(text)!r}: unknown kind {kind_name!r}: {missing}")
+                raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {kind_name!r}: {missing}")
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
                 if isinstance(kind_name, str) and kind_name in registry.tag_table()
                 else describe_choices(str(kind_name), kinds)
             )
-            raise UnknownKindError(f"target {_short(text)!r}: unknown kind {kind_name!r}; {hint}")
+            raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {kind_name!r}; {hint}")
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
@@ -481,16 +474,16 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             if key == "kind":
                 continue
             if not isinstance(key, str):
-                raise TargetSyntaxError(f"target {_short(text)!r}: attribute names must be strings, not {key!r}")
+                raise TargetSyntaxError(f"target {shorten(text)!r}: attribute names must be strings, not {key!r}")
             attr = _attr(registry, kind, compiler, key, text, None)
         elif key == skip:
             continue
         try:
             given[key] = attr.type.check(value, nested)
         except InvalidValue as exc:
-            raise AttributeValueError(f"target {_short(text)!r}: {key!r} {exc}") from None
+            raise AttributeValueError(f"target {shorten(text)!r}: {key!r} {exc}") from None
         except TargetError as exc:
-            raise type(exc)(f"target {_short(text)!r}: in {key!r}: {exc}") from None
+            raise type(exc)(f"target {shorten(text)!r}: in {key!r}: {exc}") from None
     if not base:
         return finish(registry, kind, given, text, depth, checked=True, long_values=long_values)
     return _finish_over_tag(registry, kind, base, given, text, depth, long_values)
@@ -530,11 +523,11 @@ def _run(
 def _parser_failed(exc: Exception, registry: Registry, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
     """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block)."""
     if isinstance(exc, TargetError):
-        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+        raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
     if isinstance(exc, RecursionError):
-        raise TargetError(f"target {_short(text)!r} nests too deeply") from None
+        raise TargetError(f"target {shorten(text)!r} nests too deeply") from None
     raise PluginError(
-        f"target {_short(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
+        f"target {shorten(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
     ) from exc
 
 
@@ -626,7 +619,7 @@ def _check_size(target: Target, text: Any) -> None:
     size = max(len(str(target)), len(target.to_json()))
     if size > MAX_TEXT:
         raise TargetError(
-            f"target {_short(text, 80)!r} is {size} characters as text, longer than the limit of {MAX_TEXT} "
+            f"target {shorten(text, 80)!r} is {size} characters as text, longer than the limit of {MAX_TEXT} "
             "that every target form shares (so that each reads back from its own text)"
         )
 
@@ -636,7 +629,7 @@ def _canonical_names(kind: TargetKind, attrs: dict[str, Any], text: Any) -> dict
     try:
         return kind.canonical_names(attrs)
     except TargetError as exc:
-        raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+        raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
 
 
 def _check_libs(
@@ -648,7 +641,7 @@ def _check_libs(
         try:
             check_libs(full["libs"], libraries, DeriveRequest(kind.name, full, registry, features))
         except TargetError as exc:
-            raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+            raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
 
 
 class _Prepared(NamedTuple):
@@ -742,7 +735,7 @@ def _more_derived(
         try:
             found += [derived for _plugin, derived in registry.call_derive_hooks(request)]
         except TargetError as exc:
-            raise type(exc)(f"target {_short(text)!r}: {exc}") from None
+            raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
     return found
 
 
@@ -832,4 +825,4 @@ def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text
     declared = registry.features.docs
     if not features.keys() <= declared.keys():
         undeclared = sorted(features.keys() - declared.keys())
-        raise PluginError(f"target {_short(text)!r}: parsers derived undeclared features {undeclared}")
+        raise PluginError(f"target {shorten(text)!r}: parsers derived undeclared features {undeclared}")

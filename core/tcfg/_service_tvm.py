@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tcfg._base_errors import TargetError, UnknownTagError
+from tcfg._base_errors import TargetError, UnknownTagError, shorten
 from tcfg._engine_registry import Registry, default_registry
 from tcfg._model_target import Target
 from tcfg._model_tvm import to_tvm, tvm_kinds
@@ -43,11 +43,11 @@ def _config(source: Any, registry: Registry) -> dict[str, Any]:
         try:
             source = json.loads(text)
         except ValueError as exc:
-            raise TargetError(f"TVM target {_short(text)}: invalid JSON: {exc}") from None
+            raise TargetError(f"TVM target {shorten(text)!r}: invalid JSON: {exc}") from None
     value = _plain(source)
     if not isinstance(value, dict):
         raise TargetError(
-            f"TVM target {_short(source)}: expected a tvm.target.Target, a dict, JSON text or a target string, "
+            f"TVM target {shorten(source)!r}: expected a tvm.target.Target, a dict, JSON text or a target string, "
             f"not {type(source).__name__}"
         )
     return value
@@ -71,7 +71,7 @@ def _plain(value: Any) -> Any:
 def _read(config: dict[str, Any], registry: Registry) -> Target:
     kind = config.get("kind")
     if not isinstance(kind, str):
-        raise TargetError(f"TVM target {_short(config)}: 'kind' must be a kind name, got {kind!r}")
+        raise TargetError(f"TVM target {shorten(config)!r}: 'kind' must be a kind name, got {kind!r}")
     fixed = tvm_kinds()["fixed"].get(kind, {})
     spec: dict[str, Any] = {}
     for name, value in config.items():
@@ -135,9 +135,3 @@ def _given_keys(keys: list[Any], target: Target, device: Any) -> list[Any]:
     while end and keys[end - 1] in derived:
         end -= 1
     return keys[:end]
-
-
-def _short(value: Any, limit: int = 200) -> str:
-    """``value`` as short text for an error message."""
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return repr(text if len(text) <= limit else text[:limit] + "...")
