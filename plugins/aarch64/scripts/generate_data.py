@@ -22,8 +22,13 @@ Every fact comes from running the named tools (default ``clang-22`` and ``opt-22
 * ``-###`` gives the triple clang picks for a 32-bit Arm CPU, and ``-S`` (assembly)
   the ``.fpu`` directive LLVM's Arm assembly printer writes for a set of FP features.
 
-Usage: ``python scripts/generate_data.py [--clang clang-22] [--opt opt-22] [--out DIR]``.
-The output holds no date, so regenerating with the same tools gives byte-identical files.
+Files (:func:`layout`): ``arm.json``, ``aarch64.json`` (without its CPUs), one file per
+AArch64 CPU in ``aarch64-cpus/``, and ``index.json``, the names and descriptions that
+registering the plugin needs (derived from the tables, so that registration reads none).
+
+Usage: ``python scripts/generate_data.py [--clang clang-22] [--opt opt-22] [--out DIR]``;
+``--check`` runs no tool and fails when ``index.json`` or the CPU files disagree with the
+tables. The output holds no date, so regenerating with the same tools gives byte-identical files.
 """
 
 from __future__ import annotations
@@ -637,7 +642,7 @@ def pool_cpu_extensions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def generate(exe: str, opt: str = "opt-22") -> dict[str, dict[str, Any]]:
-    """The data files' contents, by file name."""
+    """The data files' contents, by path under ``data/`` (see :func:`layout`)."""
     clang = Clang(exe)
     source = {
         "tool": exe,
@@ -649,10 +654,54 @@ def generate(exe: str, opt: str = "opt-22") -> dict[str, dict[str, Any]]:
         "-### triple; .fpu of -S assembly",
         "generator": "plugins/aarch64/scripts/generate_data.py",
     }
-    return {
-        "aarch64.json": {"source": source, **aarch64_data(clang, opt)},
-        "arm.json": {"source": source, **arm_data(clang, opt)},
-    }
+    return layout(
+        {"aarch64": {"source": source, **aarch64_data(clang, opt)}, "arm": {"source": source, **arm_data(clang, opt)}}
+    )
+
+
+#: The directory (under ``data/``) of the AArch64 CPUs, one file each.
+A64_CPUS = "aarch64-cpus"
+
+
+def layout(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The two families' tables as the files the plugin reads, by path under ``data/``.
+
+    ``arm.json`` is the 32-bit table whole. The AArch64 table is ``aarch64.json``
+    without its CPUs, which are one file each in ``aarch64-cpus/`` (with the table's
+    ``source``): resolving a CPU reads that CPU only. ``index.json`` is what
+    registering the plugin needs (:func:`index`).
+    """
+    a64 = dict(tables["aarch64"])
+    cpus = a64.pop("cpus")
+    files = {"aarch64.json": a64, "arm.json": tables["arm"], "index.json": index(tables)}
+    for name, cpu in cpus.items():
+        files[f"{A64_CPUS}/{name}.json"] = {"source": a64["source"], **cpu}
+    return files
+
+
+def index(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Per family, its CPU names (without ``generic``), ``-march`` names, and hardware features
+    with LLVM's description of each: what the plugin declares and claims without reading a table."""
+    families: dict[str, Any] = {}
+    for family, table in tables.items():
+        arches = table["arches"]
+        families[family] = {
+            "cpus": sorted(set(table["cpus"]) - {"generic"}),
+            "arches": sorted(a.get("march", name) for name, a in arches.items()),
+            "hardware": {f: table["llvm_features"].get(f, "") for f in table["hardware"]},
+        }
+    return {"source": tables["aarch64"]["source"], "families": families}
+
+
+def read_tables(data: Path) -> dict[str, dict[str, Any]]:
+    """The two families' tables from the files in ``data`` (the inverse of :func:`layout`)."""
+    a64 = json.loads((data / "aarch64.json").read_text())
+    cpus = {}
+    for path in sorted((data / A64_CPUS).glob("*.json")):
+        cpu = json.loads(path.read_text())
+        del cpu["source"]
+        cpus[path.stem] = cpu
+    return {"aarch64": {**a64, "cpus": cpus}, "arm": json.loads((data / "arm.json").read_text())}
 
 
 def dump(data: dict[str, Any]) -> str:
@@ -660,15 +709,40 @@ def dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
+def write(files: dict[str, dict[str, Any]], out: Path) -> None:
+    """Write ``files`` under ``out``, removing AArch64 CPU files that are no longer generated."""
+    (out / A64_CPUS).mkdir(exist_ok=True)
+    for stale in (out / A64_CPUS).glob("*.json"):
+        if f"{A64_CPUS}/{stale.name}" not in files:
+            stale.unlink()
+    for name, data in files.items():
+        (out / name).write_text(dump(data))
+    print(f"wrote {len(files)} files to {out}")
+
+
+def check(out: Path) -> list[str]:
+    """The files under ``out`` that are missing or differ from what :func:`layout` makes of the tables there."""
+    files = layout(read_tables(out))
+    return sorted(n for n, d in files.items() if not (out / n).exists() or (out / n).read_text() != dump(d))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--clang", default="clang-22")
     parser.add_argument("--opt", default="opt-22")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="run no tool: exit 1 if the index or the file layout disagrees with the tables in --out",
+    )
     args = parser.parse_args()
-    for name, data in generate(args.clang, args.opt).items():
-        (args.out / name).write_text(dump(data))
-        print(f"wrote {args.out / name}")
+    if args.check:
+        wrong = check(args.out)
+        if wrong:
+            raise SystemExit(f"out of date with the tables in {args.out}: {', '.join(wrong)}")
+        return
+    write(generate(args.clang, args.opt), args.out)
 
 
 if __name__ == "__main__":

@@ -9,9 +9,7 @@ report becomes ``-f``; one it reports that the CPU lacks becomes ``+f``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tcfg.plugin import TargetError
 from tcfg_aarch64.resolve import family_of_cpu
@@ -19,11 +17,10 @@ from tcfg_aarch64.tables import cpuinfo_table
 
 __all__ = ["CpuInfo", "native_attrs", "parse_cpuinfo", "read_host"]
 
-CPUINFO = Path("/proc/cpuinfo")
+CPUINFO = "/proc/cpuinfo"
 
 
-@dataclass(frozen=True)
-class CpuInfo:
+class CpuInfo(NamedTuple):
     """The Arm facts of a ``/proc/cpuinfo`` text."""
 
     implementer: str
@@ -89,6 +86,7 @@ def native_attrs(text: str) -> dict[str, Any]:
 def read_host() -> str | None:
     """The text of this machine's /proc/cpuinfo, or None where there is none."""
     try:
-        return CPUINFO.read_text(encoding="utf-8", errors="replace")
+        with open(CPUINFO, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
     except OSError:
         return None

@@ -6,7 +6,7 @@ from functools import cache
 
 from tcfg.plugin import Feature, FeatureValue, feature_name
 from tcfg_aarch64.resolve import Resolved, fpu_name
-from tcfg_aarch64.tables import Family, aarch64, arm
+from tcfg_aarch64.tables import FAMILIES, arch_flags, index
 
 __all__ = ["TVM_ALIASES", "declared", "values"]
 
@@ -36,24 +36,21 @@ _FACTS = (
 _NOT_FACTS = frozenset({"soft-float", "thumb-mode", "fmv"})
 
 
-def _exposed(family: Family) -> dict[str, str]:
-    """LLVM feature -> tcfg feature name, for every hardware feature a target of ``family`` may have."""
-    return {n: feature_name(n) for n in sorted(family.hardware - family.arch_flags - _NOT_FACTS)}
-
-
 @cache
-def exposed() -> dict[str, dict[str, str]]:
-    """Per family: LLVM feature -> tcfg feature name."""
-    return {"aarch64": _exposed(aarch64()), "arm": _exposed(arm())}
+def exposed(family: str) -> dict[str, str]:
+    """LLVM feature -> tcfg feature name, for every hardware feature a target of ``family`` may have."""
+    hardware = index()["families"][family]["hardware"]
+    return {n: feature_name(n) for n in sorted(hardware.keys() - arch_flags(hardware) - _NOT_FACTS)}
 
 
 @cache
 def declared() -> tuple[Feature, ...]:
-    """Every feature the parser may derive, with LLVM's description and TVM's aliases."""
+    """Every feature the parser may derive, with LLVM's description and TVM's aliases (from the index)."""
     docs: dict[str, str] = {}
-    for family in (aarch64(), arm()):
-        for llvm_name, name in exposed()[family.name].items():
-            docs.setdefault(name, f"LLVM feature {llvm_name!r}: {family.llvm_features.get(llvm_name, '')}".rstrip(": "))
+    for family in FAMILIES:
+        hardware = index()["families"][family]["hardware"]
+        for llvm_name, name in exposed(family).items():
+            docs.setdefault(name, f"LLVM feature {llvm_name!r}: {hardware[llvm_name]}".rstrip(": "))
     features = [Feature(name, doc, TVM_ALIASES.get(name, ())) for name, doc in sorted(docs.items())]
     return (*_FACTS, *features)
 
@@ -63,7 +60,7 @@ def _start(
     family_name: str, start: tuple[str, str], reason: str, features: frozenset[str]
 ) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     """The feature values and reasons of a CPU or architecture before any option changes them."""
-    table = exposed()[family_name]
+    table = exposed(family_name)
     feats: dict[str, FeatureValue] = {table[f]: True for f in features if f in table}
     why = dict.fromkeys(feats, reason)
     if family_name == "aarch64":
@@ -77,7 +74,7 @@ def values(res: Resolved) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     feats, why = _start(res.family.name, res.start, res.start_why, res.start_features)
     feats, why = dict(feats), dict(why)
     if res.changes:
-        table = exposed()[res.family.name]
+        table = exposed(res.family.name)
         for llvm_name, reason in res.changes.items():
             name = table.get(llvm_name)
             if name is None:
@@ -95,7 +92,7 @@ def values(res: Resolved) -> tuple[dict[str, FeatureValue], dict[str, str]]:
     why["arch"] = why["arch_version"] = why["profile"] = f"from {source} ({res.arch})"
     why["float_abi"] = res.float_abi_why
     if res.family.name == "arm":
-        table = exposed()["arm"]
+        table = exposed("arm")
         abi_note = f" (float ABI {res.float_abi}: {res.float_abi_why})"
         for llvm_name in res.family.soft_float_drops.get(res.profile, frozenset()) & res.features:
             if llvm_name in table:

@@ -7,10 +7,9 @@ from functools import cached_property
 from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, host_triple
-from tcfg_aarch64 import cpuinfo
 from tcfg_aarch64.features import declared, values
 from tcfg_aarch64.resolve import Resolved, family_of_cpu, resolve, split_mods
-from tcfg_aarch64.tables import Family, aarch64, arm
+from tcfg_aarch64.tables import FAMILIES, Family, family_table, family_with, names
 
 __all__ = ["ArmCpuParser", "resolve_target"]
 
@@ -18,7 +17,11 @@ KEYS = ("arm_cpu", "cpu")
 
 
 class ArmCpuParser(CpuParser):
-    """Claims triples of the ``aarch64`` and ``arm`` families, and Arm CPU names without a triple."""
+    """Claims triples of the ``aarch64`` and ``arm`` families, and Arm CPU names without a triple.
+
+    Declaring features and claiming names read the small generated index; a family's
+    tables are read when a target of that family is resolved.
+    """
 
     name = "aarch64"
     arches = ("aarch64", "arm")
@@ -29,10 +32,10 @@ class ArmCpuParser(CpuParser):
 
     def claims_cpu(self, mcpu: str) -> bool:
         name = split_mods(mcpu)[0]
-        return name != "generic" and family_of_cpu(name) is not None
+        return name != "generic" and family_with("cpus", name) is not None
 
     def cpu_names(self) -> list[str]:
-        return sorted({*aarch64().cpus, *arm().cpus} - {"generic"})
+        return sorted(set().union(*(names(f, "cpus") for f in FAMILIES)))
 
     def claims_march(self, march: str) -> bool:
         return family_of_march(march) is not None
@@ -56,20 +59,19 @@ class ArmCpuParser(CpuParser):
 
 def family_for(attrs: Any, arch: str | None) -> Family:
     """The family of a claimed target: its triple's, else its CPU's."""
-    if arch == "aarch64":
-        return aarch64()
-    if arch == "arm":
-        return arm()
+    if arch in FAMILIES:
+        return family_table(arch)
     mcpu, march = attrs.get("mcpu"), attrs.get("march")
     family = family_of_cpu(split_mods(mcpu)[0]) if mcpu else family_of_march(march) if march else None
-    return family if family is not None else aarch64()
+    return family if family is not None else family_table("aarch64")
 
 
 def family_of_march(march: str) -> Family | None:
     """The family whose architecture table has ``march`` (``armv8.2-a`` or clang's ``armv8.2a``)."""
     name = split_mods(march)[0]
     dashed = name[:-1] + "-a" if name.endswith("a") and not name.endswith("-a") else name
-    return next((f for f in (aarch64(), arm()) if name in f.arches or dashed in f.arches), None)
+    found = next((f for f in FAMILIES if name in names(f, "arches") or dashed in names(f, "arches")), None)
+    return None if found is None else family_table(found)
 
 
 def resolve_target(attrs: Any, arch: str | None) -> Resolved:
@@ -85,6 +87,8 @@ def resolve_target(attrs: Any, arch: str | None) -> Resolved:
 
 
 def _native(attrs: dict[str, Any]) -> dict[str, Any]:
+    from tcfg_aarch64 import cpuinfo  # host detection: read only for -mcpu=native
+
     text = cpuinfo.read_host()
     if text is None:
         raise AttributeValueError(

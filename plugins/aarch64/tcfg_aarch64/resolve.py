@@ -17,11 +17,10 @@ operations.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, closest
-from tcfg_aarch64.tables import ArchTable, CpuEntry, ExtTable, Family, aarch64, arm, clang_on
+from tcfg_aarch64.tables import ArchTable, CpuEntry, ExtTable, Family, clang_on, family_table, family_with, index
 
 __all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split_mods"]
 
@@ -73,17 +72,15 @@ def split_mods(text: str) -> tuple[str, list[str]]:
 
 
 def family_of_cpu(name: str) -> Family | None:
-    """The family whose CPU table has ``name`` (AArch64 first: ``cortex-a72`` is 64-bit)."""
-    for family in (aarch64(), arm()):
-        if name in family.cpus:
-            return family
-    return None
+    """The family whose CPU table has ``name`` (AArch64 first: ``cortex-a72`` is 64-bit); only its table is read."""
+    found = family_with("cpus", name)
+    return None if found is None else family_table(found)
 
 
 def _refuse(what: str, word: str, choices: Sequence[str]) -> AttributeValueError:
     near = closest(word, choices)
     hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
-    return AttributeValueError(f"{what} {word!r} is not known to LLVM {aarch64().source['llvm_major']}{hint}")
+    return AttributeValueError(f"{what} {word!r} is not known to LLVM {index()['source']['llvm_major']}{hint}")
 
 
 def _cpu(family: Family, name: str, option: str) -> CpuEntry:
@@ -101,14 +98,6 @@ def _arch(family: Family, name: str) -> ArchTable:
     if table is None:
         raise _refuse(f"-march: the {family.name} architecture", name, list(family.arches))
     return table
-
-
-@cache
-def _flag_arch(family_name: str, flag: str) -> ArchTable | None:
-    """The architecture whose version flag is ``flag`` (``v9a`` -> armv9-a), if any."""
-    family = aarch64() if family_name == "aarch64" else arm()
-    having = [a for a in family.arches.values() if flag in a.features]
-    return min(having, key=lambda a: len(a.features)) if having else None
 
 
 class _State:

@@ -1,17 +1,19 @@
-"""The generated LLVM tables, loaded once on first use and precomputed for fast lookups.
+"""The generated LLVM tables, loaded on first use and precomputed for fast lookups.
 
-``data/aarch64.json`` and ``data/arm.json`` come from ``scripts/generate_data.py``
-(which names the clang and LLVM version in each file's ``source``); ``data/cpuinfo.json``
-and ``data/tags.json`` hold facts with their cited sources. Nothing is read at import.
+``data/aarch64.json`` (with one file per AArch64 CPU in ``data/aarch64-cpus/``),
+``data/arm.json`` and ``data/index.json`` come from ``scripts/generate_data.py`` (which
+names the clang and LLVM version in each file's ``source``); ``data/cpuinfo.json`` and
+``data/tags.json`` hold facts with their cited sources. Nothing is read at import; a
+family's table is read when a target of that family is first resolved, and an AArch64
+CPU's file when that CPU is (:func:`index` answers what registration asks).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache, cached_property
+from typing import Any, NamedTuple
 
 from tcfg.plugin import package_json
 
@@ -20,17 +22,26 @@ __all__ = [
     "CpuEntry",
     "Ext",
     "ExtTable",
+    "FAMILIES",
     "Family",
-    "clang_on",
     "aarch64",
+    "arch_flags",
     "arm",
+    "clang_on",
     "cpuinfo_table",
+    "family_table",
+    "family_with",
+    "index",
     "load",
+    "names",
     "tag_table",
 ]
 
 _ARCH_FLAG = re.compile(r"v\d")
 _A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
+_NOTHING: frozenset[str] = frozenset()
+#: The families, in the order a name both have is taken (``cortex-a72`` is AArch64).
+FAMILIES = ("aarch64", "arm")
 
 
 def load(name: str) -> Any:
@@ -38,17 +49,44 @@ def load(name: str) -> Any:
     return package_json("tcfg_aarch64", f"data/{name}")
 
 
-@dataclass(frozen=True)
-class Ext:
+@cache
+def index() -> Any:
+    """``data/index.json``: per family, the CPU and ``-march`` names and the hardware features
+    with LLVM's descriptions (generated from the two tables, which registration does not read)."""
+    return load("index.json")
+
+
+@cache
+def names(family: str, what: str) -> frozenset[str]:
+    """The CPU (``what="cpus"``) or ``-march`` (``"arches"``) names of ``family``, from the index."""
+    return frozenset(index()["families"][family][what])
+
+
+def family_with(what: str, name: str) -> str | None:
+    """The first family, AArch64 then 32-bit Arm, whose ``what`` (see :func:`names`) has ``name``."""
+    return next((f for f in FAMILIES if name in names(f, what)), None)
+
+
+def family_table(name: str) -> Family:
+    """The tables of the family ``name`` (``aarch64`` or ``arm``)."""
+    return aarch64() if name == "aarch64" else arm()
+
+
+def arch_flags(names: Iterable[str]) -> frozenset[str]:
+    """The LLVM features among ``names`` that name an architecture version (``v8.2a``, ``armv7e-m``)."""
+    return frozenset(f for f in names if _ARCH_FLAG.match(f) or f.startswith("armv"))
+
+
+class Ext(NamedTuple):
     """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here)."""
 
     adds: frozenset[str] | None
     removes: frozenset[str] | None
-    no_adds: frozenset[str] = frozenset()
+    no_adds: frozenset[str] = _NOTHING
     #: What ``+ext`` turns off (clang's ``armv7e-m+fp`` drops the default FPU).
-    plus_removes: frozenset[str] = frozenset()
+    plus_removes: frozenset[str] = _NOTHING
     #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
-    version_adds: dict[str, frozenset[str]] = field(default_factory=dict)
+    version_adds: Mapping[str, frozenset[str]] = {}
 
 
 class ExtTable:
@@ -86,8 +124,10 @@ class ExtTable:
         return len(self._raw)
 
 
-@dataclass(frozen=True)
-class CpuEntry:
+_NO_EXTENSIONS = ExtTable()
+
+
+class CpuEntry(NamedTuple):
     """One CPU as LLVM defines it: features, architecture and (Arm) ABI facts.
 
     ``features`` is what the backend has for clang's ``-mcpu`` (clang's CPU table closed
@@ -101,19 +141,18 @@ class CpuEntry:
     arch_version: str
     profile: str
     features: frozenset[str]
-    llc_features: frozenset[str] = frozenset()
+    llc_features: frozenset[str] = _NOTHING
     triple_arch: str = ""
     fpu: str = "none"
-    soft_drops: frozenset[str] = frozenset()
+    soft_drops: frozenset[str] = _NOTHING
     #: clang's own (frontend) feature string for the CPU (hardware items): ``+noext`` turns
     #: off only what it has on (:func:`clang_on`).
     clang: tuple[str, ...] = ()
     #: 32-bit Arm: what ``-mcpu=X+ext`` does to this CPU (clang applies it to the CPU's own FPU).
-    extensions: ExtTable = field(default_factory=ExtTable)
+    extensions: ExtTable = _NO_EXTENSIONS
 
 
-@dataclass(frozen=True)
-class ArchTable:
+class ArchTable(NamedTuple):
     """An architecture version (``-march`` name) and the LLVM features it implies.
 
     ``clang`` is the feature string clang's ``-march`` gives the backend (its hardware
@@ -127,59 +166,110 @@ class ArchTable:
     features: frozenset[str]
     triple_arch: str = ""
     clang: tuple[str, ...] = ()
-    llc_features: frozenset[str] = frozenset()
-    extensions: ExtTable = field(default_factory=ExtTable)
+    llc_features: frozenset[str] = _NOTHING
+    extensions: ExtTable = _NO_EXTENSIONS
     #: The CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic.
     clang_cpu: str = "generic"
     #: What clang turns off for this architecture under the soft-float ABI.
-    soft_drops: frozenset[str] = frozenset()
+    soft_drops: frozenset[str] = _NOTHING
 
 
-@dataclass(frozen=True)
+class CpuTable(Mapping[str, CpuEntry]):
+    """CPU name -> :class:`CpuEntry` for the names given, each read by ``read`` on first use."""
+
+    __slots__ = ("_built", "_names", "_read")
+
+    def __init__(self, names: Iterable[str], read: Callable[[str], CpuEntry]) -> None:
+        self._names = dict.fromkeys(names)
+        self._read = read
+        self._built: dict[str, CpuEntry] = {}
+
+    def __getitem__(self, name: str) -> CpuEntry:
+        entry = self._built.get(name)
+        if entry is None:
+            if name not in self._names:
+                raise KeyError(name)
+            entry = self._built[name] = self._read(name)
+        return entry
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 class Family:
     """Everything the resolver needs for one family (``aarch64`` or ``arm``).
 
     ``implies[f]`` is every LLVM feature ``f`` implies (transitively), ``implied_by[f]``
     every feature that implies ``f``: LLVM's ``-mattr=+f`` sets f and ``implies[f]``,
     ``-f`` clears f and ``implied_by[f]``. ``hardware`` are the features a target
-    reports (not tuning or modes).
+    reports (not tuning or modes). ``generic`` (AArch64 only) is the generic CPU, read
+    on first use; ``extensions`` is AArch64's ``+ext`` table (on 32-bit Arm each
+    ArchTable has its own). What is derived from these is computed on first use.
     """
 
-    name: str
-    source: dict[str, Any]
-    llvm_features: dict[str, str]
-    hardware: frozenset[str]
-    implies: dict[str, frozenset[str]]
-    cpus: dict[str, CpuEntry]
-    arches: dict[str, ArchTable]
-    #: AArch64's ``+ext`` table (on 32-bit Arm each ArchTable has its own).
-    extensions: ExtTable
-    soft_float_drops: dict[str, frozenset[str]]
-    fpus: dict[frozenset[str], str]
-    generic: CpuEntry | None = None
-    implied_by: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: LLVM features that name an architecture version (``v8.2a``, ``armv7e-m``), not an extension.
-    arch_flags: frozenset[str] = frozenset()
-    #: Every LLVM feature that some FPU in ``fpus`` has (the FP part of a feature set).
-    fp_features: frozenset[str] = frozenset()
-    #: A-profile version flags as numbers: ``v8.2a`` -> (8, 2).
-    flag_versions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    def __init__(
+        self,
+        name: str,
+        source: dict[str, Any],
+        llvm_features: dict[str, str],
+        hardware: frozenset[str],
+        implies: dict[str, frozenset[str]],
+        cpus: Mapping[str, CpuEntry],
+        arches: dict[str, ArchTable],
+        extensions: ExtTable,
+        soft_float_drops: dict[str, frozenset[str]],
+        fpus: dict[frozenset[str], str],
+        generic: Callable[[], CpuEntry] | None = None,
+    ) -> None:
+        self.name = name
+        self.source = source
+        self.llvm_features = llvm_features
+        self.hardware = hardware
+        self.implies = implies
+        self.cpus = cpus
+        self.arches = arches
+        self.extensions = extensions
+        self.soft_float_drops = soft_float_drops
+        self.fpus = fpus
+        self._generic = generic
 
-    def __post_init__(self) -> None:
-        flags = {f for f in self.llvm_features if _ARCH_FLAG.match(f) or f.startswith("armv")}
-        object.__setattr__(self, "arch_flags", frozenset(flags))
-        object.__setattr__(self, "fp_features", frozenset().union(*self.fpus))
+    @cached_property
+    def generic(self) -> CpuEntry | None:
+        return None if self._generic is None else self._generic()
+
+    @cached_property
+    def implied_by(self) -> dict[str, frozenset[str]]:
+        found: dict[str, set[str]] = {}
+        for feat, closure in self.implies.items():
+            for other in closure:
+                found.setdefault(other, set()).add(feat)
+        return {f: frozenset(s) for f, s in found.items()}
+
+    @cached_property
+    def arch_flags(self) -> frozenset[str]:
+        """LLVM features that name an architecture version (``v8.2a``, ``armv7e-m``), not an extension."""
+        return arch_flags(self.llvm_features)
+
+    @cached_property
+    def fp_features(self) -> frozenset[str]:
+        """Every LLVM feature that some FPU in ``fpus`` has (the FP part of a feature set)."""
+        return frozenset().union(*self.fpus)
+
+    @cached_property
+    def flag_versions(self) -> dict[str, tuple[int, int]]:
+        """A-profile version flags as numbers: ``v8.2a`` -> (8, 2)."""
         versions = {}
-        for flag in flags:
+        for flag in self.arch_flags:
             found = _A_VERSION.fullmatch(flag)
             if found:
                 versions[flag] = (int(found.group(1)), int(found.group(2) or 0))
-        object.__setattr__(self, "flag_versions", versions)
-        implied_by: dict[str, set[str]] = {}
-        for feat, closure in self.implies.items():
-            for other in closure:
-                implied_by.setdefault(other, set()).add(feat)
-        object.__setattr__(self, "implied_by", {f: frozenset(s) for f, s in implied_by.items()})
+        return versions
 
 
 def _a64_version_name(version: str) -> str:
@@ -203,24 +293,24 @@ def _ext(raw: dict[str, Any]) -> Ext:
     )
 
 
+def _a64_cpu(name: str) -> CpuEntry:
+    c = load(f"aarch64-cpus/{name}.json")
+    return CpuEntry(
+        name=name,
+        llvm_cpu=c["llvm_cpu"],
+        arch=_a64_version_name(c["arch_version"]) if c["profile"] == "a" else "armv8-r",
+        arch_version=c["arch_version"],
+        profile=c["profile"],
+        features=frozenset(c["features"]),
+        llc_features=frozenset(c["llc_features"]),
+        clang=tuple(c["clang"]),
+    )
+
+
 @cache
 def aarch64() -> Family:
-    """The AArch64 tables (LLVM's AArch64 target)."""
+    """The AArch64 tables (LLVM's AArch64 target); each CPU is read when first used."""
     raw = load("aarch64.json")
-    cpus = {
-        name: CpuEntry(
-            name=name,
-            llvm_cpu=c["llvm_cpu"],
-            arch=_a64_version_name(c["arch_version"]) if c["profile"] == "a" else "armv8-r",
-            arch_version=c["arch_version"],
-            profile=c["profile"],
-            features=frozenset(c["features"]),
-            llc_features=frozenset(c["llc_features"]),
-            clang=tuple(c["clang"]),
-        )
-        for name, c in raw["cpus"].items()
-    }
-    generic = cpus.pop("generic")
     arches = {
         a["march"]: ArchTable(a["march"], version, "a", frozenset(a["features"]), clang=tuple(a["clang"]))
         for version, a in raw["arches"].items()
@@ -231,12 +321,12 @@ def aarch64() -> Family:
         llvm_features=raw["llvm_features"],
         hardware=frozenset(raw["hardware"]),
         implies={f: frozenset(i) for f, i in raw["implies"].items()},
-        cpus=cpus,
+        cpus=CpuTable(index()["families"]["aarch64"]["cpus"], _a64_cpu),
         arches=arches,
         extensions=ExtTable(raw["extensions"]),
         soft_float_drops={},
         fpus={},
-        generic=generic,
+        generic=lambda: _a64_cpu("generic"),
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 from tcfg_aarch64.tables import aarch64, arm, load
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+DATA = Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data"
 
 
 def _generator():  # type: ignore[no-untyped-def]
@@ -26,9 +27,29 @@ def _generator():  # type: ignore[no-untyped-def]
 
 
 def test_source_is_recorded() -> None:
-    for name in ("aarch64.json", "arm.json"):
+    for name in ("aarch64.json", "arm.json", "index.json", "aarch64-cpus/cortex-a72.json"):
         source = load(name)["source"]
         assert source["llvm_major"] == 22 and "clang version 22" in source["tool_version"]
+
+
+def test_index_and_cpu_files_agree_with_the_tables() -> None:
+    # index.json (what registration reads) and the AArch64 CPU files are laid out from the
+    # tables by the generator: laying the shipped tables out again must give the same files
+    gen = _generator()
+    assert gen.check(DATA) == []
+    tables = gen.read_tables(DATA)
+    assert set(tables["aarch64"]["cpus"]) - {"generic"} == set(load("index.json")["families"]["aarch64"]["cpus"])
+
+
+def test_check_reports_an_index_out_of_date(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    gen = _generator()
+    gen.write(gen.layout(gen.read_tables(DATA)), tmp_path)
+    assert gen.check(tmp_path) == []
+    stale = json.loads((tmp_path / "index.json").read_text())
+    stale["families"]["arm"]["cpus"].remove("cortex-m4")
+    (tmp_path / "index.json").write_text(gen.dump(stale))
+    (tmp_path / "aarch64-cpus" / "cortex-a72.json").unlink()
+    assert gen.check(tmp_path) == ["index.json"]
 
 
 @pytest.mark.slow
@@ -45,8 +66,8 @@ def test_regenerating_gives_the_same_tables() -> None:
     gen = _generator()
     fresh = gen.generate(tool, backend)
     for name, data in fresh.items():
-        shipped = (Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data" / name).read_text()
-        assert gen.dump(data) == shipped, f"{name} differs from a fresh run of {tool}"
+        assert gen.dump(data) == (DATA / name).read_text(), f"{name} differs from a fresh run of {tool}"
+    assert {f"aarch64-cpus/{p.name}" for p in (DATA / "aarch64-cpus").iterdir()} <= fresh.keys()
 
 
 def _llvmlite_help(triple: str) -> str:
@@ -88,9 +109,8 @@ def test_cpuinfo_table_names_llvm_cpus_and_features() -> None:
 
 def test_data_files_are_canonical_json() -> None:
     gen = _generator()
-    for name in ("aarch64.json", "arm.json"):
-        path = Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data" / name
-        assert gen.dump(json.loads(path.read_text())) == path.read_text()
+    for path in (DATA / "aarch64.json", DATA / "arm.json", DATA / "index.json", *(DATA / "aarch64-cpus").iterdir()):
+        assert gen.dump(json.loads(path.read_text())) == path.read_text(), path
 
 
 @pytest.mark.parametrize("family", [aarch64, arm])
