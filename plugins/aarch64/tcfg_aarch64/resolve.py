@@ -17,7 +17,6 @@ operations.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, closest
 from tcfg_aarch64.tables import ArchTable, CpuEntry, ExtTable, Family, clang_on, family_table, family_with, index
@@ -27,11 +26,8 @@ __all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split
 _PROFILE = {"a": "A", "r": "R", "m": "M"}
 
 
-class Resolved(NamedTuple):
+class Resolved:
     """The outcome: final LLVM features, where each came from, and the ABI facts.
-
-    (A NamedTuple: one is made per new CPU configuration, and a frozen dataclass's
-    ``__init__`` cost a microsecond of the parse.)
 
     ``start`` names where the feature set began (``("cpu", name)``, ``("arch", name)``,
     ``("cpu+arch", "cpu arch")`` or ``("generic", arch)``) and ``start_features`` what it
@@ -40,29 +36,76 @@ class Resolved(NamedTuple):
     emitted CPU by itself, ``llc_baseline`` what llc does (its backend CPU definition):
     the references of the two tools' ``+f``/``-f`` strings. ``passthrough`` are
     ``-mattr`` items that name tuning features or modes, passed on as given.
+    ``codegen_cpu`` is the CPU the flags name: the given one, else the one clang's
+    -march picks, else generic; ``clang_on`` what clang's own feature string for that
+    CPU turns on, before the backend removes what it implies away (32-bit Arm's
+    ``+armv7-a`` goes with ``-neon``).
+
+    (A slotted class: one is made per new CPU configuration, where a frozen dataclass's
+    ``__init__`` cost a microsecond, and creating a NamedTuple class with this many
+    fields costs a fresh process a quarter of a millisecond.)
     """
 
-    family: Family
-    cpu: CpuEntry | None
-    start: tuple[str, str]
-    start_why: str
-    start_features: frozenset[str]
-    arch: str
-    arch_version: str
-    profile: str
-    features: frozenset[str]
-    baseline: frozenset[str]
-    llc_baseline: frozenset[str]
-    changes: dict[str, str]
-    float_abi: str
-    float_abi_why: str
-    triple_arch: str
-    passthrough: tuple[str, ...] = ()
-    #: The CPU the flags name: the given one, else the one clang's -march picks, else generic.
-    codegen_cpu: str = "generic"
-    #: What clang's own feature string for that CPU turns on, before the backend removes
-    #: what it implies away (32-bit Arm's ``+armv7-a`` goes with ``-neon``).
-    clang_on: frozenset[str] = frozenset()
+    __slots__ = (
+        "arch",
+        "arch_version",
+        "baseline",
+        "changes",
+        "clang_on",
+        "codegen_cpu",
+        "cpu",
+        "family",
+        "features",
+        "float_abi",
+        "float_abi_why",
+        "llc_baseline",
+        "passthrough",
+        "profile",
+        "start",
+        "start_features",
+        "start_why",
+        "triple_arch",
+    )
+
+    def __init__(
+        self,
+        family: Family,
+        cpu: CpuEntry | None,
+        start: tuple[str, str],
+        start_why: str,
+        start_features: frozenset[str],
+        arch: str,
+        arch_version: str,
+        profile: str,
+        features: frozenset[str],
+        baseline: frozenset[str],
+        llc_baseline: frozenset[str],
+        changes: dict[str, str],
+        float_abi: str,
+        float_abi_why: str,
+        triple_arch: str,
+        passthrough: tuple[str, ...],
+        codegen_cpu: str,
+        clang_on: frozenset[str],
+    ) -> None:
+        self.family = family
+        self.cpu = cpu
+        self.start = start
+        self.start_why = start_why
+        self.start_features = start_features
+        self.arch = arch
+        self.arch_version = arch_version
+        self.profile = profile
+        self.features = features
+        self.baseline = baseline
+        self.llc_baseline = llc_baseline
+        self.changes = changes
+        self.float_abi = float_abi
+        self.float_abi_why = float_abi_why
+        self.triple_arch = triple_arch
+        self.passthrough = passthrough
+        self.codegen_cpu = codegen_cpu
+        self.clang_on = clang_on
 
 
 def split_mods(text: str) -> tuple[str, list[str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
 from tcfg.plugin import package_json
 
@@ -37,8 +37,6 @@ __all__ = [
     "tag_table",
 ]
 
-_ARCH_FLAG = re.compile(r"v\d")
-_A_VERSION = re.compile(r"v(\d+)(?:\.(\d+))?a")
 _NOTHING: frozenset[str] = frozenset()
 #: The families, in the order a name both have is taken (``cortex-a72`` is AArch64).
 FAMILIES = ("aarch64", "arm")
@@ -74,19 +72,43 @@ def family_table(name: str) -> Family:
 
 def arch_flags(names: Iterable[str]) -> frozenset[str]:
     """The LLVM features among ``names`` that name an architecture version (``v8.2a``, ``armv7e-m``)."""
-    return frozenset(f for f in names if _ARCH_FLAG.match(f) or f.startswith("armv"))
+    return frozenset(f for f in names if (f[:1] == "v" and f[1:2].isdecimal()) or f.startswith("armv"))
 
 
-class Ext(NamedTuple):
-    """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here)."""
+def _a_version(flag: str) -> tuple[int, int] | None:
+    """The version an A-profile version flag names (``v8.2a`` -> (8, 2), ``v9a`` -> (9, 0)), else None."""
+    if flag[:1] != "v" or flag[-1:] != "a":
+        return None
+    major, dot, minor = flag[1:-1].partition(".")
+    if not major.isdecimal() or (dot and not minor.isdecimal()):
+        return None
+    return int(major), int(minor or 0)
 
-    adds: frozenset[str] | None
-    removes: frozenset[str] | None
-    no_adds: frozenset[str] = _NOTHING
-    #: What ``+ext`` turns off (clang's ``armv7e-m+fp`` drops the default FPU).
-    plus_removes: frozenset[str] = _NOTHING
-    #: Extra features ``+ext`` adds at an architecture version (``fp16`` adds ``fp16fml`` from 8.4).
-    version_adds: Mapping[str, frozenset[str]] = {}
+
+class Ext:
+    """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here).
+
+    ``plus_removes`` is what ``+ext`` turns off (clang's ``armv7e-m+fp`` drops the default
+    FPU); ``version_adds`` the extra features ``+ext`` adds at an architecture version
+    (``fp16`` adds ``fp16fml`` from 8.4). (The records of this module are plain slotted
+    classes: a NamedTuple class costs a fresh process a fifth of a millisecond to create.)
+    """
+
+    __slots__ = ("adds", "no_adds", "plus_removes", "removes", "version_adds")
+
+    def __init__(
+        self,
+        adds: frozenset[str] | None,
+        removes: frozenset[str] | None,
+        no_adds: frozenset[str] = _NOTHING,
+        plus_removes: frozenset[str] = _NOTHING,
+        version_adds: Mapping[str, frozenset[str]] | None = None,
+    ) -> None:
+        self.adds = adds
+        self.removes = removes
+        self.no_adds = no_adds
+        self.plus_removes = plus_removes
+        self.version_adds: Mapping[str, frozenset[str]] = version_adds or {}
 
 
 class ExtTable:
@@ -127,51 +149,107 @@ class ExtTable:
 _NO_EXTENSIONS = ExtTable()
 
 
-class CpuEntry(NamedTuple):
+class CpuEntry:
     """One CPU as LLVM defines it: features, architecture and (Arm) ABI facts.
 
     ``features`` is what the backend has for clang's ``-mcpu`` (clang's CPU table closed
     under LLVM's feature implication); ``llc_features`` what llc's ``-mcpu`` alone gives
-    (the backend's CPU definition, which can have fewer).
+    (the backend's CPU definition, which can have fewer). ``clang`` is clang's own
+    (frontend) feature string for the CPU (hardware items): ``+noext`` turns off only what
+    it has on (:func:`clang_on`). ``extensions`` (32-bit Arm) is what ``-mcpu=X+ext`` does
+    to this CPU (clang applies it to the CPU's own FPU).
     """
 
-    name: str
-    llvm_cpu: str
-    arch: str
-    arch_version: str
-    profile: str
-    features: frozenset[str]
-    llc_features: frozenset[str] = _NOTHING
-    triple_arch: str = ""
-    fpu: str = "none"
-    soft_drops: frozenset[str] = _NOTHING
-    #: clang's own (frontend) feature string for the CPU (hardware items): ``+noext`` turns
-    #: off only what it has on (:func:`clang_on`).
-    clang: tuple[str, ...] = ()
-    #: 32-bit Arm: what ``-mcpu=X+ext`` does to this CPU (clang applies it to the CPU's own FPU).
-    extensions: ExtTable = _NO_EXTENSIONS
+    __slots__ = (
+        "arch",
+        "arch_version",
+        "clang",
+        "extensions",
+        "features",
+        "fpu",
+        "llc_features",
+        "llvm_cpu",
+        "name",
+        "profile",
+        "soft_drops",
+        "triple_arch",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        llvm_cpu: str,
+        arch: str,
+        arch_version: str,
+        profile: str,
+        features: frozenset[str],
+        llc_features: frozenset[str] = _NOTHING,
+        triple_arch: str = "",
+        fpu: str = "none",
+        soft_drops: frozenset[str] = _NOTHING,
+        clang: tuple[str, ...] = (),
+        extensions: ExtTable = _NO_EXTENSIONS,
+    ) -> None:
+        self.name = name
+        self.llvm_cpu = llvm_cpu
+        self.arch = arch
+        self.arch_version = arch_version
+        self.profile = profile
+        self.features = features
+        self.llc_features = llc_features
+        self.triple_arch = triple_arch
+        self.fpu = fpu
+        self.soft_drops = soft_drops
+        self.clang = clang
+        self.extensions = extensions
 
 
-class ArchTable(NamedTuple):
+class ArchTable:
     """An architecture version (``-march`` name) and the LLVM features it implies.
 
     ``clang`` is the feature string clang's ``-march`` gives the backend (its hardware
     items, in order), which a CPU given as well starts from. ``extensions`` is set for
-    32-bit Arm, whose ``+ext`` meaning depends on the architecture.
+    32-bit Arm, whose ``+ext`` meaning depends on the architecture. ``clang_cpu`` is the
+    CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic;
+    ``soft_drops`` what clang turns off for this architecture under the soft-float ABI.
     """
 
-    name: str
-    version: str
-    profile: str
-    features: frozenset[str]
-    triple_arch: str = ""
-    clang: tuple[str, ...] = ()
-    llc_features: frozenset[str] = _NOTHING
-    extensions: ExtTable = _NO_EXTENSIONS
-    #: The CPU clang's -march picks (32-bit Arm: ``armv7e-m`` means ``cortex-m4``), or generic.
-    clang_cpu: str = "generic"
-    #: What clang turns off for this architecture under the soft-float ABI.
-    soft_drops: frozenset[str] = _NOTHING
+    __slots__ = (
+        "clang",
+        "clang_cpu",
+        "extensions",
+        "features",
+        "llc_features",
+        "name",
+        "profile",
+        "soft_drops",
+        "triple_arch",
+        "version",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        profile: str,
+        features: frozenset[str],
+        triple_arch: str = "",
+        clang: tuple[str, ...] = (),
+        llc_features: frozenset[str] = _NOTHING,
+        extensions: ExtTable = _NO_EXTENSIONS,
+        clang_cpu: str = "generic",
+        soft_drops: frozenset[str] = _NOTHING,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.profile = profile
+        self.features = features
+        self.triple_arch = triple_arch
+        self.clang = clang
+        self.llc_features = llc_features
+        self.extensions = extensions
+        self.clang_cpu = clang_cpu
+        self.soft_drops = soft_drops
 
 
 class CpuTable(Mapping[str, CpuEntry]):
@@ -266,9 +344,9 @@ class Family:
         """A-profile version flags as numbers: ``v8.2a`` -> (8, 2)."""
         versions = {}
         for flag in self.arch_flags:
-            found = _A_VERSION.fullmatch(flag)
-            if found:
-                versions[flag] = (int(found.group(1)), int(found.group(2) or 0))
+            found = _a_version(flag)
+            if found is not None:
+                versions[flag] = found
         return versions
 
 
