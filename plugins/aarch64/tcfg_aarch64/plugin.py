@@ -1,14 +1,19 @@
 """The hook implementations of the aarch64 plugin (Arm A-profile and M-profile CPUs).
 
-Importing this module reads no data: the tables load on first use.
+Importing this module reads no data and imports only what hooks are marked with: the
+tables load on first use, and the names in annotations (``Codegen`` would import the
+core's codegen module) are imported for type checking only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcfg.plugin import Codegen, Compiler, CpuParser, Library, TagRegistrar, Target, arch_family, hookimpl, host_triple
+from tcfg.plugin import arch_family, hookimpl, host_triple
+
+if TYPE_CHECKING:
+    from tcfg.plugin import Codegen, Compiler, CpuParser, Library, TagRegistrar, Target
 
 __all__ = [
     "tcfg_codegen",
