@@ -22,8 +22,9 @@ Every fact comes from running the named tools (default ``clang-22`` and ``opt-22
 * ``-###`` gives the triple clang picks for a 32-bit Arm CPU, and ``-S`` (assembly)
   the ``.fpu`` directive LLVM's Arm assembly printer writes for a set of FP features.
 
-Files (:func:`layout`): ``arm.json``, ``aarch64.json`` (without its CPUs), one file per
-AArch64 CPU in ``aarch64-cpus/``, and ``index.json``, the names and descriptions that
+Files (:func:`layout`): ``arm.json``; the AArch64 table in parts, ``aarch64.json`` (features),
+``aarch64-arch.json`` (architectures and extensions) and one file per CPU in
+``aarch64-cpus/``; and ``index.json``, the names and descriptions that
 registering the plugin needs (derived from the tables, so that registration reads none).
 
 Usage: ``python scripts/generate_data.py [--clang clang-22] [--opt opt-22] [--out DIR]``;
@@ -661,21 +662,27 @@ def generate(exe: str, opt: str = "opt-22") -> dict[str, dict[str, Any]]:
 
 #: The directory (under ``data/``) of the AArch64 CPUs, one file each.
 A64_CPUS = "aarch64-cpus"
+#: The AArch64 architecture versions and extensions.
+A64_ARCH = "aarch64-arch.json"
 
 
 def layout(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The two families' tables as the files the plugin reads, by path under ``data/``.
 
-    ``arm.json`` is the 32-bit table whole. The AArch64 table is ``aarch64.json``
-    without its CPUs, which are one file each in ``aarch64-cpus/`` (with the table's
-    ``source``): resolving a CPU reads that CPU only. ``index.json`` is what
+    ``arm.json`` is the 32-bit table whole. The AArch64 table is split by what a target
+    needs (each part with the table's ``source``): ``aarch64.json`` has the features and
+    their implications, ``aarch64-arch.json`` the architecture versions and ``+ext``
+    extensions (read for ``-march``, ``+ext`` and code generation), and ``aarch64-cpus/``
+    one file per CPU, so that resolving a CPU reads that CPU only. ``index.json`` is what
     registering the plugin needs (:func:`index`).
     """
     a64 = dict(tables["aarch64"])
     cpus = a64.pop("cpus")
-    files = {"aarch64.json": a64, "arm.json": tables["arm"], "index.json": index(tables)}
+    source = a64["source"]
+    arch = {"source": source, "arches": a64.pop("arches"), "extensions": a64.pop("extensions")}
+    files = {"aarch64.json": a64, A64_ARCH: arch, "arm.json": tables["arm"], "index.json": index(tables)}
     for name, cpu in cpus.items():
-        files[f"{A64_CPUS}/{name}.json"] = {"source": a64["source"], **cpu}
+        files[f"{A64_CPUS}/{name}.json"] = {"source": source, **cpu}
     return files
 
 
@@ -696,6 +703,8 @@ def index(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def read_tables(data: Path) -> dict[str, dict[str, Any]]:
     """The two families' tables from the files in ``data`` (the inverse of :func:`layout`)."""
     a64 = json.loads((data / "aarch64.json").read_text())
+    arch = json.loads((data / A64_ARCH).read_text())
+    a64 |= {"arches": arch["arches"], "extensions": arch["extensions"]}
     cpus = {}
     for path in sorted((data / A64_CPUS).glob("*.json")):
         cpu = json.loads(path.read_text())

@@ -1,11 +1,12 @@
 """The generated LLVM tables, loaded on first use and precomputed for fast lookups.
 
-``data/aarch64.json`` (with one file per AArch64 CPU in ``data/aarch64-cpus/``),
-``data/arm.json`` and ``data/index.json`` come from ``scripts/generate_data.py`` (which
-names the clang and LLVM version in each file's ``source``); ``data/cpuinfo.json`` and
-``data/tags.json`` hold facts with their cited sources. Nothing is read at import; a
-family's table is read when a target of that family is first resolved, and an AArch64
-CPU's file when that CPU is (:func:`index` answers what registration asks).
+The AArch64 table (``data/aarch64.json``, ``data/aarch64-arch.json`` and one file per CPU
+in ``data/aarch64-cpus/``), ``data/arm.json`` and ``data/index.json`` come from
+``scripts/generate_data.py`` (which names the clang and LLVM version in each file's
+``source``); ``data/cpuinfo.json`` and ``data/tags.json`` hold facts with their cited
+sources. Nothing is read at import; :func:`index` answers what registration asks, a
+family's table is read when a target of that family is first resolved, and AArch64's
+architectures and each of its CPUs when first needed.
 """
 
 from __future__ import annotations
@@ -286,9 +287,11 @@ class Family:
     ``implies[f]`` is every LLVM feature ``f`` implies (transitively), ``implied_by[f]``
     every feature that implies ``f``: LLVM's ``-mattr=+f`` sets f and ``implies[f]``,
     ``-f`` clears f and ``implied_by[f]``. ``hardware`` are the features a target
-    reports (not tuning or modes). ``generic`` (AArch64 only) is the generic CPU, read
-    on first use; ``extensions`` is AArch64's ``+ext`` table (on 32-bit Arm each
-    ArchTable has its own). What is derived from these is computed on first use.
+    reports (not tuning or modes). ``arches`` are the architecture versions by
+    ``-march`` name and ``extensions`` AArch64's ``+ext`` table (on 32-bit Arm each
+    ArchTable has its own), both from ``arch()`` on first use; ``generic`` (AArch64
+    only) is the generic CPU, read on first use. What is derived from these is computed
+    on first use too.
     """
 
     def __init__(
@@ -299,8 +302,7 @@ class Family:
         hardware: frozenset[str],
         implies: dict[str, frozenset[str]],
         cpus: Mapping[str, CpuEntry],
-        arches: dict[str, ArchTable],
-        extensions: ExtTable,
+        arch: Callable[[], tuple[dict[str, ArchTable], ExtTable]],
         soft_float_drops: dict[str, frozenset[str]],
         fpus: dict[frozenset[str], str],
         generic: Callable[[], CpuEntry] | None = None,
@@ -311,15 +313,26 @@ class Family:
         self.hardware = hardware
         self.implies = implies
         self.cpus = cpus
-        self.arches = arches
-        self.extensions = extensions
         self.soft_float_drops = soft_float_drops
         self.fpus = fpus
-        self._generic = generic
+        self._load_arch = arch
+        self._load_generic = generic
+
+    @cached_property
+    def _arch(self) -> tuple[dict[str, ArchTable], ExtTable]:
+        return self._load_arch()
+
+    @property
+    def arches(self) -> dict[str, ArchTable]:
+        return self._arch[0]
+
+    @property
+    def extensions(self) -> ExtTable:
+        return self._arch[1]
 
     @cached_property
     def generic(self) -> CpuEntry | None:
-        return None if self._generic is None else self._generic()
+        return None if self._load_generic is None else self._load_generic()
 
     @cached_property
     def implied_by(self) -> dict[str, frozenset[str]]:
@@ -385,14 +398,20 @@ def _a64_cpu(name: str) -> CpuEntry:
     )
 
 
-@cache
-def aarch64() -> Family:
-    """The AArch64 tables (LLVM's AArch64 target); each CPU is read when first used."""
-    raw = load("aarch64.json")
+def _a64_arch() -> tuple[dict[str, ArchTable], ExtTable]:
+    raw = load("aarch64-arch.json")
     arches = {
         a["march"]: ArchTable(a["march"], version, "a", frozenset(a["features"]), clang=tuple(a["clang"]))
         for version, a in raw["arches"].items()
     }
+    return arches, ExtTable(raw["extensions"])
+
+
+@cache
+def aarch64() -> Family:
+    """The AArch64 tables (LLVM's AArch64 target); the architectures, the extensions and
+    each CPU are read when first used."""
+    raw = load("aarch64.json")
     return Family(
         name="aarch64",
         source=raw["source"],
@@ -400,8 +419,7 @@ def aarch64() -> Family:
         hardware=frozenset(raw["hardware"]),
         implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=CpuTable(index()["families"]["aarch64"]["cpus"], _a64_cpu),
-        arches=arches,
-        extensions=ExtTable(raw["extensions"]),
+        arch=_a64_arch,
         soft_float_drops={},
         fpus={},
         generic=lambda: _a64_cpu("generic"),
@@ -460,8 +478,7 @@ def arm() -> Family:
         hardware=frozenset(raw["hardware"]),
         implies={f: frozenset(i) for f, i in raw["implies"].items()},
         cpus=cpus,
-        arches=arches,
-        extensions=ExtTable(),
+        arch=lambda: (arches, _NO_EXTENSIONS),
         soft_float_drops={p: frozenset(d) for p, d in raw["soft_float_drops"].items()},
         fpus={frozenset(k.split(",")) - {""}: v for k, v in raw["fpus"].items()},
     )
