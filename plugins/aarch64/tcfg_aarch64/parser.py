@@ -38,7 +38,7 @@ class ArmCpuParser(CpuParser):
         return sorted(set().union(*(names(f, "cpus") for f in FAMILIES)))
 
     def claims_march(self, march: str) -> bool:
-        return family_of_march(march) is not None
+        return _march_family(march) is not None
 
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs = request.attrs
@@ -68,10 +68,14 @@ def family_for(attrs: Any, arch: str | None) -> Family:
 
 def family_of_march(march: str) -> Family | None:
     """The family whose architecture table has ``march`` (``armv8.2-a`` or clang's ``armv8.2a``)."""
+    found = _march_family(march)
+    return None if found is None else family_table(found)
+
+
+def _march_family(march: str) -> str | None:
     name = split_mods(march)[0]
     dashed = name[:-1] + "-a" if name.endswith("a") and not name.endswith("-a") else name
-    found = next((f for f in FAMILIES if name in names(f, "arches") or dashed in names(f, "arches")), None)
-    return None if found is None else family_table(found)
+    return next((f for f in FAMILIES if name in names(f, "arches") or dashed in names(f, "arches")), None)
 
 
 def resolve_target(attrs: Any, arch: str | None) -> Resolved:
