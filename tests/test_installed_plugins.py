@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = {
     "loongarch": ROOT / "docs" / "example_plugin",
-    **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid")},
+    **{name: ROOT / "tests" / "plugins" / name for name in ("broken", "shadow", "slow", "raising", "invalid", "liar")},
 }
 
 REPORT = """
@@ -154,3 +154,26 @@ def test_each_fault_is_reported_by_the_cli_and_strict_mode(site: Path, fault: st
         site, "import tcfg; tcfg.list_kinds()", TCFG_LOAD_PLUGINS=f"loongarch,{fault}", TCFG_STRICT_PLUGINS="1"
     )
     assert strict.returncode != 0 and "PluginError" in strict.stderr and cause in strict.stderr
+
+
+def test_a_plugin_with_a_manifest_is_imported_only_when_a_target_needs_it(site: Path) -> None:
+    code = (
+        "import sys, json, warnings, tcfg\n"
+        "warnings.simplefilter('ignore')\n"
+        "tcfg.Target('llvm -mtriple=loongarch64-linux-gnu -mcpu=la664')\n"
+        "before = sorted(m for m in sys.modules if m.startswith('tcfg_test_liar'))\n"
+        "try:\n"
+        "    tcfg.Target('liar')\n"
+        "    built = 'built'\n"
+        "except tcfg.TargetError as exc:\n"
+        "    built = str(exc)\n"
+        "records = {r.name: r.to_dict() for r in tcfg.plugins()}\n"
+        "print(json.dumps([before, built, records['liar']]))\n"
+    )
+    result = run(site, code, TCFG_LOAD_PLUGINS="loongarch,liar")
+    assert result.returncode == 0, result.stderr
+    before, built, record = json.loads(result.stdout)
+    assert before == []  # loading loongarch's target did not import it
+    assert record["status"] == "failed"
+    assert "registers the kind 'undeclared', which its tcfg.provides entry points do not declare" in record["error"]
+    assert "unknown kind 'liar'" in built or "neither a kind nor a tag" in built

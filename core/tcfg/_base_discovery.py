@@ -13,6 +13,9 @@ from typing import NamedTuple
 __all__ = ["Candidate", "EntryPoint", "Skipped", "discover", "env_flag", "installed_entry_points", "load_object"]
 
 GROUP = "tcfg"
+#: The group in which a plugin's distribution declares what it provides, one entry per
+#: name: ``SPACE.NAME = <the plugin's hook module>`` (``kind.cuda = tcfg_cuda.plugin``).
+PROVIDES = "tcfg.provides"
 
 
 def env_flag(environ: Mapping[str, str], name: str) -> bool:
@@ -25,12 +28,18 @@ def _names(value: str) -> set[str]:
 
 
 class Candidate(NamedTuple):
-    """A plugin to load: its entry-point name, distribution, version and loader."""
+    """A plugin to load: its entry-point name, distribution, version, loader and manifest.
+
+    ``provides`` is what its distribution declares in the ``tcfg.provides`` group, as
+    ``(space, name)`` pairs (``("kind", "cuda")``), or None when it declares nothing
+    (then the registry loads it on its first query, else when one of the names is needed).
+    """
 
     name: str
     distribution: str | None
     version: str | None
     load: Callable[[], object]
+    provides: frozenset[tuple[str, str]] | None = None
 
 
 class Skipped(NamedTuple):
@@ -61,17 +70,22 @@ def discover(environ: Mapping[str, str] | None = None) -> tuple[list[Candidate],
         elif ep.name in blocked:
             skip.append(Skipped(ep.name, ep.distribution, ep.version, "listed in TCFG_DISABLED_PLUGINS"))
         else:
-            load.append(Candidate(ep.name, ep.distribution, ep.version, partial(load_object, ep.value)))
+            load.append(Candidate(ep.name, ep.distribution, ep.version, partial(load_object, ep.value), ep.provides))
     return load, skip
 
 
 class EntryPoint(NamedTuple):
-    """One entry point of an installed distribution."""
+    """One entry point of an installed distribution, and the names its distribution declares for it.
+
+    ``provides`` holds the ``(space, name)`` of each entry of the :data:`PROVIDES` group
+    whose value is this entry point's value (None when there is none).
+    """
 
     name: str
     value: str
     distribution: str
     version: str | None
+    provides: frozenset[tuple[str, str]] | None = None
 
 
 def installed_entry_points(group: str, path: Sequence[str] | None = None) -> list[EntryPoint]:
@@ -103,7 +117,14 @@ def installed_entry_points(group: str, path: Sequence[str] | None = None) -> lis
             if text is None or header not in text:
                 continue
             dist, version = _identity(meta, suffix, stem)
-            found += [EntryPoint(n, v, dist, version) for n, v in _section(text, group)]
+            declared: dict[str, set[tuple[str, str]]] = {}
+            for key, value in _section(text, PROVIDES):
+                space, _, name = key.partition(".")
+                declared.setdefault(value, set()).add((space, name))
+            found += [
+                EntryPoint(n, v, dist, version, frozenset(declared[v]) if v in declared else None)
+                for n, v in _section(text, group)
+            ]
     return found
 
 

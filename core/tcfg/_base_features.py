@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import TypeAlias
+from collections.abc import Callable, Iterator, Mapping
+from typing import NamedTuple, TypeAlias
 
 from tcfg._base_errors import closest
 
@@ -19,8 +18,7 @@ def feature_name(name: str) -> str:
     return name.lower().replace(".", "_").replace("-", "_")
 
 
-@dataclass(frozen=True)
-class Feature:
+class Feature(NamedTuple):
     """A feature name a plugin declares, what it means, and other names that read it.
 
     ``aliases`` are compatibility names (TVM's ``has_asimd`` for ``neon``) that read
@@ -33,23 +31,33 @@ class Feature:
 
 
 class FeatureIndex:
-    """Every feature name and alias the loaded plugins declare, and who declared each."""
+    """Every feature name and alias the loaded plugins declare, and who declared each.
+
+    ``fill``, if set, is called when a name is not found: it loads what may declare
+    more features (plugins not loaded yet) and returns whether it loaded anything.
+    """
 
     def __init__(self) -> None:
         self.docs: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
         #: The plugins that declare each feature, in load order (``aes``: Arm's and x86's).
         self.owners: dict[str, tuple[str, ...]] = {}
+        self.fill: Callable[[], bool] | None = None
 
     def resolve(self, name: str) -> str | None:
         """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
         key = feature_name(name)
         if key in self.docs:
             return key
-        return self.aliases.get(key)
+        alias = self.aliases.get(key)
+        if alias is None and self.fill is not None and self.fill():
+            return self.resolve(name)
+        return alias
 
     def known(self) -> list[str]:
         """All names and aliases, for suggestions."""
+        if self.fill is not None:
+            self.fill()
         return sorted({*self.docs, *self.aliases})
 
 

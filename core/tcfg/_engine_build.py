@@ -209,8 +209,8 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     loaded, lists a tag's variants for ``NAME:VARIANT``, and else offers the closest names.
     """
     where = pointer(text, start, end)
-    kinds, tags = registry.kind_table(), registry.tag_table()
-    if ":" in name and name.rpartition(":")[0] in tags:
+    kinds = registry.kind_table()
+    if ":" in name and registry.find_tag(name.rpartition(":")[0]) is not None:
         return UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(name)}" + where)
     missing = registry.missing_plugin("kind", name)
     if missing is not None:
@@ -254,7 +254,7 @@ def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = Fa
 
 def _tag_head(registry: Registry, name: str) -> tuple[TargetKind, Mapping[str, Any]] | None:
     """The kind and config of the tag that the first word of a target string names (not a kind), or None."""
-    entry = registry.tag_table().get(name)
+    entry = registry.find_tag(name)
     return None if entry is None else (entry.target.kind, entry.target.config)
 
 
@@ -267,7 +267,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     and reports the error with its position. Words it has converted before (for the
     same kind) are looked up, not converted again.
     """
-    kind = registry.kind_table().get(words[0])
+    kind = registry.kind_table().get(words[0]) or registry.find_kind(words[0])
     base: Mapping[str, Any] | None = None
     if kind is None:
         tagged = _tag_head(registry, words[0])
@@ -306,7 +306,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
             continue  # converting it again costs no more than looking it up
         known.put(word, (name, converted))
     if later or compiler_name is not None:
-        compiler = None if compiler_name is None else registry.compiler_table().get((kind.name, compiler_name))
+        compiler = None if compiler_name is None else registry.find_compiler(kind.name, compiler_name)
         if compiler_name is not None and compiler is None:
             return None
         for name, value in later:
@@ -349,18 +349,17 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
             f"target {shorten(text)!r} starts with an option; it must start with a kind or tag "
             f"(kinds: {', '.join(sorted(kinds))})" + pointer(text, head.start, head.end)
         )
-    kind = kinds.get(head.text)
+    kind = kinds.get(head.text) or registry.find_kind(head.text)
     base: Mapping[str, Any] | None = None
     if kind is None:
         tagged = _tag_head(registry, head.text)
         if tagged is None:
             raise _unknown_head(registry, head.text, text, head.start, head.end)
         kind, base = tagged
-    compilers = registry.compiler_table()
 
     def is_flag(key: str) -> bool:
         attr = kind.table.get(key) or next(
-            (c.table[key] for (k, _), c in compilers.items() if k == kind.name and key in c.table), None
+            (c.table[key] for c in registry.compilers(kind.name).values() if key in c.table), None
         )
         return attr is not None and attr.type.is_flag
 
@@ -398,7 +397,7 @@ def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
 def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: Option | None = None) -> Compiler | None:
     if name is None:
         return None
-    compiler = registry.compiler_table().get((kind.name, name)) if isinstance(name, str) else None
+    compiler = registry.find_compiler(kind.name, name) if isinstance(name, str) else None
     if compiler is None:
         offered = registry.compilers(kind.name)
         choices = describe_choices(str(name), offered) if offered else "no installed plugin registers a compiler for it"
@@ -439,23 +438,22 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
     kind_name = data.get("kind")
     base: Mapping[str, Any] | None = None
     if kind_name is None:
-        tags = registry.tag_table()
         tag_name = data.get("tag")
         if tag_name is None:
             raise TargetError(f"target {shorten(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
-        entry = tags.get(tag_name) if isinstance(tag_name, str) else None
+        entry = registry.find_tag(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
             raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
         kind, base = entry.target.kind, entry.target.config
     else:
-        found = kinds.get(kind_name) if isinstance(kind_name, str) else None
+        found = (kinds.get(kind_name) or registry.find_kind(kind_name)) if isinstance(kind_name, str) else None
         if found is None:
             missing = registry.missing_plugin("kind", kind_name) if isinstance(kind_name, str) else None
             if missing is not None:
                 raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {kind_name!r}: {missing}")
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
-                if isinstance(kind_name, str) and kind_name in registry.tag_table()
+                if isinstance(kind_name, str) and registry.find_tag(kind_name) is not None
                 else describe_choices(str(kind_name), kinds)
             )
             raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {kind_name!r}; {hint}")
@@ -822,7 +820,9 @@ def _checked_changes(
 
 def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text: Any) -> None:
     """Refuse features no plugin declared."""
-    declared = registry.features.docs
-    if not features.keys() <= declared.keys():
-        undeclared = sorted(features.keys() - declared.keys())
+    index = registry.features
+    if not features.keys() <= index.docs.keys():
+        undeclared = sorted(name for name in features if index.resolve(name) != name)
+        if not undeclared:
+            return
         raise PluginError(f"target {shorten(text)!r}: parsers derived undeclared features {undeclared}")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from tcfg._model_codegen import Codegen, LLVMCodegen
 from tcfg._model_components import Component
 from tcfg._model_composite import COMPOSITE, EXECUTORS, RUNTIMES
 from tcfg._model_cpu import CPU_ATTRS, host_triple, parse_cpu_target
@@ -12,6 +12,9 @@ from tcfg._model_kind import TargetKind
 from tcfg._model_schema import Attr, Boolean, Choice, Integer, String, StringList
 from tcfg._model_target import Target
 from tcfg.plugin import hookimpl
+
+if TYPE_CHECKING:
+    from tcfg._model_codegen import Codegen
 
 _MATTR = StringList(String(r"[+-][A-Za-z0-9_.\-]+", "+feature or -feature"))
 _FLOAT_ABI = Choice(("soft", "softfp", "hard"))
@@ -107,6 +110,8 @@ def tcfg_codegen(target: Target) -> Codegen | None:
     """LLVM flags as given, for CPU targets that no vendor plugin handles."""
     if target.kind.name not in ("llvm", "c"):
         return None
+    from tcfg._model_codegen import LLVMCodegen  # codegen is not on the start-up path
+
     attrs = target.attrs
     return LLVMCodegen(
         triple=attrs.get("mtriple") or host_triple(),

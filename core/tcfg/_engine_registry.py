@@ -7,11 +7,8 @@ import re
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-import pluggy
 
 from tcfg import _engine_builtin, hookspecs
 from tcfg._base_cache import Memo
@@ -26,15 +23,16 @@ from tcfg._base_errors import (
 )
 from tcfg._base_features import Feature, FeatureIndex, feature_name
 from tcfg._base_files import package_json
+from tcfg._base_hooks import HookImpl, collect, spec_table
 from tcfg._base_version import __version__
 from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
-from tcfg._model_codegen import Codegen
 from tcfg._model_components import ROLES, Component, Role
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, Derived, Library, TargetKind
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
+    from tcfg._model_codegen import Codegen
     from tcfg._model_kind import DeriveRequest
     from tcfg._model_target import Target
 
@@ -51,16 +49,42 @@ MAX_TAG_NAME = 200
 _TEXT_CACHE_LIMIT = 512
 
 
-@dataclass
 class PluginRecord:
-    """What became of one plugin: ``status`` is ``loaded``, ``failed`` or ``disabled``."""
+    """What became of one plugin: ``status`` is ``loaded``, ``failed`` or ``disabled``.
 
-    name: str
-    distribution: str | None
-    version: str | None
-    status: str
-    error: str | None = None
-    registered: dict[str, list[str]] = field(default_factory=dict)
+    ``error`` says why it is not loaded; ``registered`` lists what it registered, by what.
+    """
+
+    __slots__ = ("distribution", "error", "name", "registered", "status", "version")
+
+    def __init__(
+        self,
+        name: str,
+        distribution: str | None,
+        version: str | None,
+        status: str,
+        error: str | None = None,
+        registered: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.name = name
+        self.distribution = distribution
+        self.version = version
+        self.status = status
+        self.error = error
+        self.registered: dict[str, list[str]] = {} if registered is None else registered
+
+    def __repr__(self) -> str:
+        return (
+            f"PluginRecord(name={self.name!r}, distribution={self.distribution!r}, version={self.version!r}, "
+            f"status={self.status!r}, error={self.error!r}, registered={self.registered!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PluginRecord):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.registered == other.registered
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-compatible data."""
@@ -111,13 +135,32 @@ class _Stage:
         self.tags: list[TagSpec] = []
 
 
+#: The spaces of a plugin's manifest (its ``tcfg.provides`` entry points, ``SPACE.NAME``):
+#: a tag is declared by its vendor, the part of its name before the first ``/``;
+#: ``derive.KIND`` says its ``tcfg_derive_target`` adds to targets of ``KIND``.
+SPACES = ("kind", "arch", "tag", "compiler", "library", "executor", "runtime", "derive")
+#: The spaces whose names one plugin owns (the first to register one keeps it).
+_OWNED = frozenset({"kind", "arch", "compiler", "executor", "runtime"})
+#: The hooks tcfg specifies, with the arguments each passes.
+_SPECS = spec_table(hookspecs)
+
+
 class Registry:
-    """Everything plugins registered, loaded lazily on the first query.
+    """Everything plugins registered, loaded lazily.
 
     ``plugins`` are in-process plugin objects (modules or instances with hook
     implementations), registered after the core and before entry points;
     ``autoload=False`` scans no entry points; ``strict`` (default:
     ``TCFG_STRICT_PLUGINS``) turns a plugin failure into :class:`tcfg.PluginError`.
+
+    The first query loads the core, the in-process plugins and the installed plugins
+    that declare nothing in the ``tcfg.provides`` group. A plugin that declares what it
+    provides (its kinds, CPU architectures, tag vendors, compilers, libraries, executors
+    and runtimes) is imported only when a query needs one of those names, and its tags
+    only when a tag of one of its vendors is looked up. Every answer is the one loading
+    everything would give: a plugin is loaded after every lower-ranked one that declares
+    a name it owns too, a name no loaded plugin has loads what may provide it, and
+    listings (kinds, tags, plugins) load everything.
     """
 
     def __init__(
@@ -133,28 +176,38 @@ class Registry:
         self._environ = environ
         self._strict = strict
         self._lock = threading.RLock()
-        self._running: set[str] = set()  # the loading steps under way (see _load_once)
         self._reset()
 
     def _reset(self) -> None:
-        self._loaded = self._tags_loaded = False
-        self._pm = pluggy.PluginManager("tcfg")
-        self._pm.add_hookspecs(hookspecs)
+        self._loaded = False
         self._kinds: dict[str, TargetKind] = {}
         self._tags: dict[str, TagEntry] = {}  # canonical names
         #: Every name a tag resolves by (canonical names, aliases, ``NAME:VARIANT``s of both).
         self._lookup: dict[str, TagEntry] = {}
         #: The CPU architectures already warned about (see :meth:`unclaimed_arch`).
         self._warned_arches: set[str] = set()
-        self._parsers: list[CpuParser] = []
+        self._parsers: list[CpuParser] = []  # in plugin order (see _rank)
+        self._parser_ranks: dict[int, int] = {}  # id(parser) -> its plugin's rank
         self._compilers: dict[tuple[str, str], Compiler] = {}
         self._libraries: dict[str, list[Library]] = {}  # by kind, every registration in load order
         self._components: dict[Role, dict[str, Component]] = {role: {} for role in ROLES}
         self._features = FeatureIndex()
+        self._features.fill = self._load_all_pending
         self._owners: dict[tuple[str, str], str] = {}
         self._records: list[PluginRecord] = []
-        #: The loaded plugins' registrations, kept until their tags are committed.
+        #: Each discovered plugin's place in the order (the core first, then in-process
+        #: plugins, then entry points by name), which decides who keeps a contested name.
+        self._rank: dict[str, int] = {}
+        #: The plugins with a manifest not loaded yet, and every manifest by plugin.
+        self._pending: dict[str, Candidate] = {}
+        self._manifests: dict[str, frozenset[tuple[str, str]]] = {}
+        #: ``(space, name)`` -> the plugins whose manifest declares it, by rank.
+        self._providers: dict[tuple[str, str], list[str]] = {}
+        #: Each loaded plugin's hook implementations.
+        self._hooks: dict[str, list[HookImpl]] = {}
+        #: The loaded plugins' registrations, and those whose tags are not loaded yet.
         self._stages: dict[str, _Stage] = {}
+        self._untagged: set[str] = set()
         #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
@@ -165,37 +218,31 @@ class Registry:
     # -- loading ---------------------------------------------------------------------
 
     def _ensure(self) -> None:
-        """Load every plugin's registrations but its tags, once."""
+        """Run the first query's load once: the core, in-process plugins and plugins without a manifest."""
         if not self._loaded:
-            self._load_once("_loaded", self._load)
+            with self._lock:
+                if not self._loaded:
+                    self._loaded = True  # a query made while loading sees what is loaded so far
+                    self._guarded(self._load)
 
     def _ensure_tags(self) -> None:
-        """Load everything, tags included (tags are registered and built on the first query that needs them).
+        """Load everything: every plugin and every tag."""
+        self._ensure()
+        if self._pending or self._untagged:
+            with self._lock:
+                self._guarded(self._load_everything)
 
-        A plugin one of whose tags is invalid loses all its registrations then, as at load.
-        """
-        if not self._tags_loaded:
-            self._ensure()
-            self._load_once("_tags_loaded", self._load_tags)
+    def _load_everything(self) -> None:
+        self._load_pending(list(self._pending))
+        self._load_tags(list(self._untagged))
 
-    def _load_once(self, flag: str, load: Callable[[], None]) -> None:
-        """Run ``load`` once, under the lock, and then set the attribute ``flag``.
-
-        A query made while ``load`` runs (a tag naming another tag) returns at once and
-        sees what is loaded so far; if ``load`` raises, the registry is reset to unloaded.
-        """
-        with self._lock:
-            if getattr(self, flag) or flag in self._running:
-                return
-            self._running.add(flag)
-            try:
-                load()
-                setattr(self, flag, True)
-            except BaseException:
-                self._reset()
-                raise
-            finally:
-                self._running.discard(flag)
+    def _guarded(self, load: Callable[[], object]) -> None:
+        """Run ``load``; if it raises (a ``KeyboardInterrupt`` mid-load), forget everything loaded."""
+        try:
+            load()
+        except BaseException:
+            self._reset()
+            raise
 
     def _is_strict(self) -> bool:
         if self._strict is not None:
@@ -213,43 +260,187 @@ class Registry:
             candidates += found
             for skip in skipped:
                 self._records.append(PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason))
-        stages: dict[str, _Stage] = {}
-        for cand in candidates:
-            record = PluginRecord(cand.name, cand.distribution, cand.version, "loaded")
-            self._records.append(record)
-            try:
-                if any(r.name == cand.name and r is not record for r in self._records):
-                    raise _PluginFailure(f"another plugin is already named {cand.name!r}")
-                obj = _call_plugin_code(cand.name, "import", cand.load)
-                try:
-                    self._pm.register(obj, name=cand.name)
-                except (ValueError, pluggy.PluginValidationError) as exc:
-                    raise _PluginFailure(f"invalid hook implementations: {exc}") from exc
-                stage = self._stage(cand.name)
-                self._commit_independent(stage)
-                stages[cand.name] = stage
-            except _PluginFailure as exc:
-                self._fail(record, str(exc))
-        self._commit_dependent(stages)
-        self._stages = stages
-        self.derive_hooks[:] = [(name, impl) for name, impl in self._impls("tcfg_derive_target") if name in stages]
+        # Loaded now: plugins without a manifest (what they provide is known only by loading
+        # them), those whose derive hook may add to any target, and every plugin ranked
+        # before one of those (so that the first by rank keeps a contested name).
+        eager = [cand.provides is None or any(s == "derive" for s, _ in cand.provides) for cand in candidates]
+        last_eager = max(i for i, now in enumerate(eager) if now)
+        now: list[Candidate] = []
+        for index, cand in enumerate(candidates):
+            self._rank.setdefault(cand.name, len(self._rank))
+            if cand.provides is not None and cand.name not in self._manifests:
+                self._manifests[cand.name] = cand.provides
+                for key in sorted(cand.provides):
+                    self._providers.setdefault(key, []).append(cand.name)
+            if index <= last_eager:
+                now.append(cand)
+            else:
+                self._pending[cand.name] = cand
+        stages = {name: stage for name, stage in ((c.name, self._open(c)) for c in now) if stage is not None}
+        self._stages.update(stages)
+        self._untagged.update(stages)
+        self._commit_dependent(self._stages)
+        self._collect_derive_hooks()
 
-    def _load_tags(self) -> None:
-        stages = self._stages
-        for plugin, stage in list(stages.items()):
+    def _open(self, cand: Candidate) -> _Stage | None:
+        """Import ``cand``, call its registration hooks but the tags' and commit what needs no other plugin.
+
+        Returns None when the plugin fails (its record says why, a warning too).
+        """
+        record = PluginRecord(cand.name, cand.distribution, cand.version, "loaded")
+        self._records.append(record)
+        try:
+            if any(r.name == cand.name and r is not record for r in self._records):
+                raise _PluginFailure(f"another plugin is already named {cand.name!r}")
+            unknown = sorted(f"{s}.{n}" for s, n in cand.provides or () if s not in SPACES)
+            if unknown:
+                raise _PluginFailure(
+                    f"declares {unknown} in the tcfg.provides entry points; "
+                    f"each must be SPACE.NAME with SPACE one of {list(SPACES)}"
+                )
+            obj = _call_plugin_code(cand.name, "import", cand.load)
+            try:
+                self._hooks[cand.name] = collect(obj, _SPECS)
+            except ValueError as exc:
+                raise _PluginFailure(f"invalid hook implementations: {exc}") from exc
+            derives = any(impl.hook == "tcfg_derive_target" for impl in self._hooks[cand.name])
+            if derives and cand.provides is not None and not any(s == "derive" for s, _ in cand.provides):
+                raise _PluginFailure(
+                    "implements tcfg_derive_target but declares no derive.KIND entry point in tcfg.provides "
+                    "(name the kinds whose targets it adds to)"
+                )
+            stage = self._stage(cand.name)
+            self._commit_independent(stage)
+        except _PluginFailure as exc:
+            self._hooks.pop(cand.name, None)
+            self._fail(record, str(exc))
+            return None
+        return stage
+
+    def _load_pending(self, wanted: Iterable[str]) -> bool:
+        """Load the pending plugins ``wanted`` (each after the lower-ranked ones it contests a name with).
+
+        Returns whether any was loaded.
+        """
+        order = self._with_rivals([name for name in wanted if name in self._pending], _OWNED)
+        for name in order:
+            cand = self._pending.pop(name, None)
+            if cand is None:  # loaded meanwhile, as a kind's provider for a compiler of one before it
+                continue
+            stage = self._open(cand)
+            if stage is None:
+                continue
+            self._stages[name] = stage
+            try:
+                self._commit_compilers(stage)
+            except _PluginFailure as exc:
+                self._drop(stage, str(exc))
+                continue
+            self._untagged.add(name)
+            self._collect_derive_hooks()
+        return bool(order)
+
+    def _with_rivals(self, plugins: list[str], spaces: frozenset[str]) -> list[str]:
+        """``plugins`` and each lower-ranked plugin not done that declares one of their names in ``spaces``, by rank."""
+        chosen = set(plugins)
+        todo = list(plugins)
+        while todo:
+            plugin = todo.pop()
+            rank = self._rank[plugin]
+            for key in self._manifests.get(plugin, ()):
+                if key[0] not in spaces:
+                    continue
+                for other in self._providers.get(key, ()):
+                    undone = other in self._pending or other in self._untagged
+                    if undone and other not in chosen and self._rank[other] < rank:
+                        chosen.add(other)
+                        todo.append(other)
+        return sorted(chosen, key=self._rank.__getitem__)
+
+    def _load_all_pending(self) -> bool:
+        """Load every pending plugin (its tags aside); whether there was any."""
+        if not self._pending:
+            return False
+        with self._lock:
+            self._guarded(partial(self._load_pending, list(self._pending)))
+        return True
+
+    def _need(self, space: str, name: str) -> bool:
+        """Load the pending plugins that declare ``name`` in ``space``; whether any was loaded."""
+        self._ensure()
+        providers = self._providers.get((space, name))
+        if not providers or not any(p in self._pending for p in providers):
+            return False
+        with self._lock:
+            self._guarded(partial(self._load_pending, providers))
+        return True
+
+    def _need_space(self, space: str) -> None:
+        """Load every pending plugin that declares a name in ``space``."""
+        self._ensure()
+        wanted = [p for p in self._pending if any(s == space for s, _ in self._manifests[p])]
+        if wanted:
+            with self._lock:
+                self._guarded(partial(self._load_pending, wanted))
+
+    def _need_tags(self, name: str) -> None:
+        """Load the tags ``name`` may be one of: those of its vendor's plugins and of plugins without a manifest."""
+        vendor = name.partition(":")[0].split("/", 1)[0]
+        wanted = {p for p in self._providers.get(("tag", vendor), ())}
+        wanted.update(p for p in self._untagged if p not in self._manifests)
+        wanted = {p for p in wanted if p in self._pending or p in self._untagged}
+        if not wanted:
+            return
+        with self._lock:
+            self._guarded(partial(self._load_tags, self._with_rivals(sorted(wanted), frozenset({"tag"}))))
+
+    def _load_tags(self, plugins: Iterable[str]) -> None:
+        """Stage and commit the tags of ``plugins`` (loading the pending ones first), by rank."""
+        order = sorted(plugins, key=self._rank.__getitem__)
+        self._load_pending([p for p in order if p in self._pending])
+        for plugin in order:
+            if plugin not in self._untagged:
+                continue
+            self._untagged.discard(plugin)
+            stage = self._stages.get(plugin)
+            if stage is None:
+                continue
             try:
                 self._stage_tags(stage)
+                self._commit_tags(stage)
             except _PluginFailure as exc:
-                del stages[plugin]
-                self._fail(self._record(plugin), str(exc))
-                self._remove(stage)
-        self._commit_dependent(stages, with_tags=True)
-        self.derive_hooks[:] = [(name, impl) for name, impl in self.derive_hooks if name in stages]
+                self._drop(stage, str(exc))
+
+    def _drop(self, stage: _Stage, reason: str) -> None:
+        """Fail a loaded plugin: take out all it registered and check every other compiler and tag again."""
+        del self._stages[stage.plugin]
+        self._untagged.discard(stage.plugin)
+        self._fail(self._record(stage.plugin), reason)
+        self._remove(stage)
+        self._commit_dependent(self._stages)
+        self._collect_derive_hooks()
+
+    def _collect_derive_hooks(self) -> None:
+        self.derive_hooks[:] = [
+            (name, function) for name, function in self._impls("tcfg_derive_target") if name in self._stages
+        ]
 
     def _impls(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
-        caller = getattr(self._pm.hook, hook)
-        for impl in reversed(caller.get_hookimpls()):
-            yield impl.plugin_name, impl.function
+        """``(plugin, function)`` of each implementation of ``hook``, in calling order.
+
+        As pluggy orders them: ``tryfirst`` ones, then the others, then ``trylast`` ones;
+        within the first two groups the plugin ranked last comes first, within the last
+        the plugin ranked first.
+        """
+        found = [(impl, plugin) for plugin, impls in self._hooks.items() for impl in impls if impl.hook == hook]
+
+        def order(item: tuple[HookImpl, str]) -> tuple[int, int]:
+            impl, plugin = item
+            rank = self._rank[plugin]
+            return (2, rank) if impl.trylast else (0 if impl.tryfirst else 1, -rank)
+
+        for impl, plugin in sorted(found, key=order):
+            yield plugin, impl.function
 
     def _stage(self, plugin: str) -> _Stage:
         """Call ``plugin``'s registration hooks, all but the tags', and hold what they register."""
@@ -290,9 +481,22 @@ class Registry:
         self._call_registration(stage.plugin, "tcfg_register_tags", add_tag)
 
     def _call_registration(self, plugin: str, hook: str, register: Callable[..., None]) -> None:
-        for name, function in self._impls(hook):
-            if name == plugin:
-                _call_plugin_code(plugin, hook, partial(function, register=register))
+        for impl in self._hooks.get(plugin, ()):
+            if impl.hook == hook:
+                _call_plugin_code(plugin, hook, partial(impl.function, register=register))
+
+    def _undeclared(self, plugin: str, space: str, names: Iterable[str]) -> None:
+        """Refuse names in ``space`` that ``plugin``'s manifest does not declare (a plugin without one declares all)."""
+        manifest = self._manifests.get(plugin)
+        if manifest is None:
+            return
+        missing = sorted({name for name in names if (space, name) not in manifest})
+        if missing:
+            entries = ", ".join(f"{space}.{name}" for name in missing)
+            raise _PluginFailure(
+                f"registers the {space} {missing[0]!r}, which its tcfg.provides entry points do not declare "
+                f"(add {entries} to them; tcfg loads a plugin only for the names it declares)"
+            )
 
     def _claim(self, plugin: str, space: str, name: str) -> None:
         owner = self._owners.get((space, name))
@@ -332,6 +536,10 @@ class Registry:
                 if (role, component.name) in seen:
                     raise _PluginFailure(f"registers the {role} {component.name!r} twice")
                 seen.add((role, component.name))
+        self._undeclared(plugin, "kind", (k.name for k in stage.kinds))
+        self._undeclared(plugin, "arch", (a for p in stage.cpu_parsers for a in p.arches))
+        for role, components in stage.components.items():
+            self._undeclared(plugin, role, (c.name for c in components))
         aliases: dict[str, str] = {}
         for feat in declared:
             if not isinstance(feat, Feature) or feature_name(feat.name) != feat.name:
@@ -346,7 +554,9 @@ class Registry:
             self._kinds[kind.name] = kind
             self._owners[("kind", kind.name)] = plugin
         for parser in stage.cpu_parsers:
+            self._parser_ranks[id(parser)] = self._rank[plugin]
             self._parsers.append(parser)
+            self._parsers.sort(key=lambda p: self._parser_ranks[id(p)])
             for arch in parser.arches:
                 self._owners[("CPU architecture", arch)] = plugin
         for role, components in stage.components.items():
@@ -366,45 +576,53 @@ class Registry:
             record.registered[f"{role}s"] = [c.name for c in components]
         record.registered["features"] = sorted({f.name for f in declared})
 
-    def _commit_dependent(self, stages: dict[str, _Stage], with_tags: bool = False) -> None:
-        """Check and store compilers (and, ``with_tags``, tags), which may use any plugin's kinds and tags.
+    def _commit_dependent(self, stages: dict[str, _Stage]) -> None:
+        """Check and store every compiler, and the tags of the plugins whose tags are loaded, from scratch.
 
-        A plugin whose compiler or tag is refused loses all its registrations; every
-        compiler and tag is then checked again from scratch, since other plugins' tags
-        may have used what it registered.
+        Compilers and tags may use any plugin's kinds and tags. A plugin whose compiler or
+        tag is refused loses all its registrations, and everything is checked again, since
+        other plugins' tags may have used what it registered. Tags the user registered stay.
         """
         while True:
+            user_tags = {k: e for k, e in self._tags.items() if e.owner == "user"}
+            user_names = {k: e for k, e in self._lookup.items() if e.owner == "user"}
             self._tags.clear()
             self._lookup.clear()
             self._compilers.clear()
             self._libraries.clear()
             self._cache.clear()
             failed: tuple[_Stage, str] | None = None
-            steps = [(stage, self._commit_compilers) for stage in stages.values()]
-            if with_tags:  # every compiler and library first: a tag may use any plugin's
-                steps += [(stage, self._commit_tags) for stage in stages.values()]
+            steps = [(stage, self._commit_compilers) for stage in list(stages.values())]
+            # every compiler and library first: a tag may use any plugin's
+            tagged = [stage for stage in list(stages.values()) if stage.plugin not in self._untagged]
+            steps += [(stage, self._commit_tags) for stage in tagged]
             for stage, commit in steps:
                 try:
                     commit(stage)
                 except _PluginFailure as exc:
                     failed = (stage, str(exc))
                     break
+            self._tags.update(user_tags)
+            self._lookup.update(user_names)
             if failed is None:
                 return
             loser, reason = failed
             del stages[loser.plugin]
+            self._untagged.discard(loser.plugin)
             self._fail(self._record(loser.plugin), reason)
             self._remove(loser)
 
     def _commit_compilers(self, stage: _Stage) -> None:
         """Check and store a plugin's compilers and ``-libs`` libraries, which may be for any plugin's kinds."""
         plugin = stage.plugin
+        self._undeclared(plugin, "compiler", (c.name for c in stage.compilers if isinstance(c, Compiler)))
+        self._undeclared(plugin, "library", (lib.name for lib in stage.libraries if isinstance(lib, Library)))
         added_compilers: list[tuple[str, str]] = []
         for library in stage.libraries:
             if not isinstance(library, Library):
                 raise _PluginFailure(f"registered {library!r} as a library; expected a tcfg.plugin.Library")
             for kind_name in library.kinds:
-                if kind_name not in self._kinds:
+                if self.find_kind(kind_name) is None:
                     raise _PluginFailure(
                         f"registers the library {library.name!r} for the kind {kind_name!r}, "
                         "which no loaded plugin provides"
@@ -414,7 +632,7 @@ class Registry:
             if not isinstance(compiler, Compiler):
                 raise _PluginFailure(f"registered {compiler!r} as a compiler; expected a tcfg.plugin.Compiler")
             for kind_name in compiler.kinds:
-                kind = self._kinds.get(kind_name)
+                kind = self.find_kind(kind_name)
                 if kind is None:
                     raise _PluginFailure(
                         f"registers the compiler {compiler.name!r} for the kind {kind_name!r}, "
@@ -442,6 +660,8 @@ class Registry:
                 names = (spec.name, *_sequence(spec.aliases))
             except TargetError as exc:
                 raise _PluginFailure(f"tag {spec.name!r} is invalid: {exc}") from exc
+            if plugin in self._manifests:
+                self._undeclared(plugin, "tag", (n.split("/", 1)[0] for n in names if isinstance(n, str)))
             for name in names:
                 taken = self._lookup.get(name) if isinstance(name, str) else None
                 if taken is not None:
@@ -461,6 +681,7 @@ class Registry:
         for parser in stage.cpu_parsers:
             if parser in self._parsers:
                 self._parsers.remove(parser)
+                del self._parser_ranks[id(parser)]
             for arch in parser.arches:
                 self._owners.pop(("CPU architecture", arch), None)
         for role, components in stage.components.items():
@@ -477,15 +698,14 @@ class Registry:
         for alias, name in list(self._features.aliases.items()):
             if name not in self._features.docs:
                 del self._features.aliases[alias]
-        self._pm.unregister(name=stage.plugin)
+        self._hooks.pop(stage.plugin, None)
 
     def _record(self, plugin: str) -> PluginRecord:
         return next(r for r in reversed(self._records) if r.name == plugin)
 
     def _fail(self, record: PluginRecord, error: str) -> None:
         record.status, record.error, record.registered = "failed", error, {}
-        if self._pm.has_plugin(record.name):
-            self._pm.unregister(name=record.name)
+        self._hooks.pop(record.name, None)
         message = f"tcfg plugin {record.name!r} ({record.distribution or 'in-process'}) was not loaded: {error}"
         if self._is_strict():
             raise PluginError(message)
@@ -499,7 +719,7 @@ class Registry:
             )
         if len(name) > MAX_TAG_NAME:
             raise TargetError(f"{what} {_short_repr(name)} is {len(name)} characters long; the limit is {MAX_TAG_NAME}")
-        if name in self._kinds:
+        if self.find_kind(name) is not None:
             raise TargetError(f"{what} {name!r} is already a kind")
         return name
 
@@ -552,11 +772,19 @@ class Registry:
         self._ensure_tags()
         return sorted(self._kinds)
 
+    def find_kind(self, name: str) -> TargetKind | None:
+        """The kind ``name`` (loading the plugin that declares it), or None."""
+        self._ensure()
+        kind = self._kinds.get(name)
+        if kind is None and self._need("kind", name):
+            kind = self._kinds.get(name)
+        return kind
+
     def get_kind(self, name: str) -> TargetKind:
         """The kind ``name``, or :class:`tcfg.UnknownKindError` with the closest names."""
-        self._ensure_tags()
-        kind = self._kinds.get(name)
+        kind = self.find_kind(name) if isinstance(name, str) else None
         if kind is None:
+            self._ensure_tags()
             raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
         return kind
 
@@ -572,10 +800,18 @@ class Registry:
         names = pool if prefix is None else [n for n in pool if n.startswith(prefix)]
         return sorted(names)
 
+    def find_tag(self, name: str) -> TagEntry | None:
+        """The tag (or variant) ``name`` resolves to (loading the tags it may be one of), or None."""
+        entry = self._lookup.get(name)
+        if entry is None and (self._pending or self._untagged or not self._loaded):
+            self._ensure()
+            self._need_tags(name)
+            entry = self._lookup.get(name)
+        return entry
+
     def tag_entry(self, name: str) -> TagEntry:
         """The tag (or variant) that ``name`` resolves to, or :class:`tcfg.UnknownTagError` saying why not."""
-        self._ensure_tags()
-        entry = self._lookup.get(name) if isinstance(name, str) else None
+        entry = self.find_tag(name) if isinstance(name, str) else None
         if entry is None:
             raise UnknownTagError(self.unknown_tag(str(name)))
         return entry
@@ -600,6 +836,7 @@ class Registry:
         tag is matched by its longest known prefix. With ``uninstalled_only``, None unless
         every such plugin is missing from the installation (not merely disabled or failed).
         """
+        self._load_all_pending()  # an installed plugin is loaded, not missing
         known: dict[str, Any] = _known_plugins()
         if space == "tag":
             prefixes = [p for row in known.values() for p in row["tag_prefixes"] if name.startswith(p)]
@@ -718,21 +955,31 @@ class Registry:
         self._ensure()
         return self._owners.get((space, name), "?")
 
-    def cpu_parsers(self) -> list[CpuParser]:
-        """The registered CPU sub-parsers, in load order."""
-        self._ensure()
+    def cpu_parsers(self, arch: str | None = None) -> list[CpuParser]:
+        """The registered CPU sub-parsers, in plugin order: all, or (given ``arch``) at least those that claim it."""
+        if arch is None:
+            self._need_space("arch")
+        else:
+            self._need("arch", arch)
         return self._parsers
+
+    def find_compiler(self, kind: str, name: str) -> Compiler | None:
+        """The compiler ``name`` of ``kind`` (loading the plugin that declares it), or None."""
+        compiler = self._compilers.get((kind, name))
+        if compiler is None and self._need("compiler", name):
+            compiler = self._compilers.get((kind, name))
+        return compiler
 
     def compilers(self, kind: str | None = None) -> dict[str, Compiler]:
         """The BYOC compilers registered for ``kind`` (or for any kind, as ``kind:name``)."""
-        self._ensure()
+        self._need_space("compiler")
         if kind is None:
             return {f"{k}:{n}": c for (k, n), c in sorted(self._compilers.items())}
         return {n: c for (k, n), c in sorted(self._compilers.items()) if k == kind}
 
     def components(self, role: Role) -> dict[str, Component]:
         """The registered executors (``role="executor"``) or runtimes (``"runtime"``) by name."""
-        self._ensure()
+        self._need_space(role)
         return dict(sorted(self._components[role].items()))
 
     @property
@@ -742,9 +989,9 @@ class Registry:
         return self._features
 
     def plugins(self) -> list[PluginRecord]:
-        """One record per discovered plugin (the core first)."""
+        """One record per discovered plugin (those the environment disables, then the core, then the rest in order)."""
         self._ensure_tags()
-        return list(self._records)
+        return sorted(self._records, key=lambda record: self._rank.get(record.name, -1))
 
     def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
         """What each ``tcfg_derive_target`` implementation adds for ``request``.
@@ -761,7 +1008,10 @@ class Registry:
 
     def codegen(self, target: Target) -> Codegen:
         """The codegen configuration the first willing plugin gives for ``target``."""
+        from tcfg._model_codegen import Codegen  # codegen is not on the start-up path
+
         self._ensure()
+        self._load_all_pending()
         for plugin, function in list(self._impls("tcfg_codegen")):
             result = self._call_hook(plugin, "tcfg_codegen", partial(function, target=target), Codegen)
             if result is not None:
@@ -812,8 +1062,7 @@ class Registry:
             self.derive_hooks[:] = [(name, impl) for name, impl in self.derive_hooks if name != plugin]
             record = self._record(plugin)
             record.status, record.error = "failed", f"{reason}; its hooks are no longer called"
-            if self._pm.has_plugin(plugin):
-                self._pm.unregister(name=plugin)
+            self._hooks.pop(plugin, None)
         message = f"tcfg plugin {plugin!r} ({record.distribution or 'in-process'}) failed: {record.error}"
         if self._is_strict():
             raise PluginError(message)
@@ -854,22 +1103,10 @@ class Registry:
             self._ensure()
         return self._kinds
 
-    def tag_table(self) -> Mapping[str, TagEntry]:
-        """The live table of every name a tag resolves by (aliases and variants too), tags loaded."""
-        if not self._tags_loaded:
-            self._ensure_tags()
-        return self._lookup
-
     def libraries(self, kind: str) -> Sequence[Library]:
         """The ``-libs`` libraries registered for ``kind``: every registration, in load order."""
-        if not self._loaded:
-            self._ensure()
+        self._need_space("library")
         return self._libraries.get(kind, ())
-
-    def compiler_table(self) -> Mapping[tuple[str, str], Compiler]:
-        """The live ``(kind, name) -> Compiler`` table (for the target builder)."""
-        self._ensure()
-        return self._compilers
 
 
 def _clash(newcomer: str, what: str, owner: str) -> _PluginFailure:

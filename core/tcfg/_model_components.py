@@ -8,12 +8,12 @@ or as a dict (``{"name": "aot", "interface-api": "c", "unpacked-api": true}``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from tcfg._base_errors import TargetError, describe_choices
 from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
+from tcfg._base_record import Record
 from tcfg._model_kind import Rule
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
@@ -25,8 +25,7 @@ Role = Literal["executor", "runtime"]
 ROLES: tuple[Role, ...] = ("executor", "runtime")
 
 
-@dataclass(frozen=True)
-class Component:
+class Component(Record):
     """A registered executor or runtime: its name, attributes and what it is.
 
     ``rule`` (None: valid in every composite) sees the composite target that names the
@@ -35,22 +34,23 @@ class Component:
     the composite is then refused with that reason.
     """
 
+    _fields = ("name", "attrs", "doc", "rule")
     name: str
-    attrs: Sequence[Attr] = ()
-    doc: str = ""
-    rule: Rule | None = None
-    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+    attrs: Sequence[Attr]
+    doc: str
+    rule: Rule | None
+    table: Mapping[str, Attr]
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, attrs: Sequence[Attr] = (), doc: str = "", rule: Rule | None = None) -> None:
+        self._set(name=name, attrs=attrs, doc=doc, rule=rule)
         if not NAME.match(self.name):
             raise ValueError(f"component name {self.name!r} must match {NAME.pattern}")
         if any(attr.aliases for attr in self.attrs):
             raise ValueError(f"component {self.name!r}: only a kind's attributes may have aliases")
-        object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
+        self._set(table=MappingProxyType(dict(attr_table(self.attrs))))
 
 
-@dataclass(frozen=True)
-class ComponentValue:
+class ComponentValue(NamedTuple):
     """A chosen executor or runtime: its name and the attributes that differ from defaults."""
 
     name: str

@@ -120,11 +120,10 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
         mcpu == "native" or (request.kind == "llvm" and mcpu is None and attrs.get("march") is None)
     ):
         triple = attrs["mtriple"] = host_triple()
-    parsers = request.registry.cpu_parsers()
+    arch = None if triple is None else arch_family(triple)
+    parsers = request.registry.cpu_parsers(arch)
     chosen: CpuParser | None = None
-    arch: str | None = None
     if triple is not None:
-        arch = arch_family(triple)
         chosen = next((p for p in parsers if arch in p.arches), None)
     elif mcpu is not None and mcpu != "generic":
         chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if p.claims_cpu(mcpu)])

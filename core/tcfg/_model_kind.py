@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg._base_errors import AttributeValueError, describe_choices
 from tcfg._base_features import Feature, FeatureValue
 from tcfg._base_grammar import NAME
+from tcfg._base_record import Record
 from tcfg._model_schema import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
 
 if TYPE_CHECKING:
@@ -121,8 +121,7 @@ Parser = Callable[[DeriveRequest], Derived]
 Rule = Callable[[DeriveRequest], "str | None"]
 
 
-@dataclass(frozen=True)
-class TargetKind:
+class TargetKind(Record):
     """A kind of target: its name, device type, attributes, default keys, parser and features.
 
     ``attrs`` are the kind's own attributes; the common ones (keys, libs, device,
@@ -140,23 +139,44 @@ class TargetKind:
     attribute of the kind (a ``ValueError`` otherwise).
     """
 
+    _fields = ("name", "device_type", "attrs", "default_keys", "parser", "features", "doc", "parse_reads")
     name: str
     device_type: str
-    attrs: Sequence[Attr] = ()
-    default_keys: tuple[str, ...] = ()
-    parser: Parser | None = None
-    features: Sequence[Feature] = ()
-    doc: str = ""
-    parse_reads: tuple[str, ...] = ()
-    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
-    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    attrs: Sequence[Attr]
+    default_keys: tuple[str, ...]
+    parser: Parser | None
+    features: Sequence[Feature]
+    doc: str
+    parse_reads: tuple[str, ...]
+    table: Mapping[str, Attr]
+    defaults: Mapping[str, Any]
     # The target builder's lookups: plain dicts, which read faster than the proxies above.
-    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)  # aliases included
-    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
-    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # position in canonical order
-    _aliases: dict[str, str] = field(init=False, repr=False, compare=False)  # alias -> canonical name
+    _table: dict[str, Attr]  # aliases included
+    _defaults: dict[str, Any]
+    _rank: dict[str, int]  # position in canonical order
+    _aliases: dict[str, str]  # alias -> canonical name
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        device_type: str,
+        attrs: Sequence[Attr] = (),
+        default_keys: tuple[str, ...] = (),
+        parser: Parser | None = None,
+        features: Sequence[Feature] = (),
+        doc: str = "",
+        parse_reads: tuple[str, ...] = (),
+    ) -> None:
+        self._set(
+            name=name,
+            device_type=device_type,
+            attrs=attrs,
+            default_keys=default_keys,
+            parser=parser,
+            features=features,
+            doc=doc,
+            parse_reads=parse_reads,
+        )
         if not NAME.match(self.name):
             raise ValueError(f"kind name {self.name!r} must match {NAME.pattern}")
         own = attr_table(self.attrs)
@@ -166,8 +186,8 @@ class TargetKind:
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
         _set_tables(self, {**own, **_COMMON_TABLE})
         if aliases:  # the builder's table reads an alias as its attribute; the public table does not list it
-            object.__setattr__(self, "_table", {**self._table, **{a: own[n] for a, n in aliases.items()}})
-        object.__setattr__(self, "_aliases", aliases)
+            self._set(_table={**self._table, **{a: own[n] for a, n in aliases.items()}})
+        self._set(_aliases=aliases)
         unread = [name for name in self.parse_reads if name not in self._table]
         if unread:
             raise ValueError(
@@ -218,27 +238,36 @@ class TargetKind:
         }
 
 
-@dataclass(frozen=True)
-class Compiler:
+class Compiler(Record):
     """A BYOC compiler that plugins offer for some kinds (``-compiler=tensorrt``).
 
     Its ``attrs`` become valid on targets that name it, and its ``parser`` (if any)
     runs after the kind's, seeing the kind's features; it may refuse the target.
     """
 
+    _fields = ("name", "kinds", "attrs", "parser", "features", "doc")
     name: str
     kinds: tuple[str, ...]
-    attrs: Sequence[Attr] = ()
-    parser: Parser | None = None
-    features: Sequence[Feature] = ()
-    doc: str = ""
-    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
-    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
-    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)
-    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
-    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # after all of the kind's
+    attrs: Sequence[Attr]
+    parser: Parser | None
+    features: Sequence[Feature]
+    doc: str
+    table: Mapping[str, Attr]
+    defaults: Mapping[str, Any]
+    _table: dict[str, Attr]
+    _defaults: dict[str, Any]
+    _rank: dict[str, int]  # after all of the kind's
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        kinds: tuple[str, ...],
+        attrs: Sequence[Attr] = (),
+        parser: Parser | None = None,
+        features: Sequence[Feature] = (),
+        doc: str = "",
+    ) -> None:
+        self._set(name=name, kinds=kinds, attrs=attrs, parser=parser, features=features, doc=doc)
         if not NAME.match(self.name):
             raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
         aliased = [attr.name for attr in self.attrs if attr.aliases]
@@ -247,8 +276,7 @@ class Compiler:
         _set_tables(self, dict(attr_table(self.attrs)))
 
 
-@dataclass(frozen=True)
-class Library:
+class Library(Record):
     """An external library a target of ``kinds`` may name in ``-libs`` (``cuda -libs=cudnn``).
 
     Plugins register libraries with the ``tcfg_register_libraries`` hook.
@@ -262,14 +290,24 @@ class Library:
     ``source`` cites the facts the rule follows.
     """
 
+    _fields = ("name", "kinds", "doc", "rule", "where", "source")
     name: str
     kinds: tuple[str, ...]
-    doc: str = ""
-    rule: Rule | None = None
-    where: str = ""
-    source: str = ""
+    doc: str
+    rule: Rule | None
+    where: str
+    source: str
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        kinds: tuple[str, ...],
+        doc: str = "",
+        rule: Rule | None = None,
+        where: str = "",
+        source: str = "",
+    ) -> None:
+        self._set(name=name, kinds=kinds, doc=doc, rule=rule, where=where, source=source)
         if not NAME.match(self.name):
             raise ValueError(f"library name {self.name!r} must match {NAME.pattern}")
 
@@ -317,11 +355,13 @@ def _valid_here(by_name: Mapping[str, Sequence[Library]], request: DeriveRequest
 def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
     """Fill the derived fields of a kind or compiler from its attribute table."""
     defaults = {n: a.default for n, a in table.items() if a.default is not None}
-    object.__setattr__(owner, "table", MappingProxyType(table))
-    object.__setattr__(owner, "defaults", MappingProxyType(defaults))
-    object.__setattr__(owner, "_table", table)
-    object.__setattr__(owner, "_defaults", defaults)
-    object.__setattr__(owner, "_rank", {name: i for i, name in enumerate(table)})
+    owner._set(
+        table=MappingProxyType(table),
+        defaults=MappingProxyType(defaults),
+        _table=table,
+        _defaults=defaults,
+        _rank={name: i for i, name in enumerate(table)},
+    )
 
 
 def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | None:

@@ -13,8 +13,7 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tcfg._base_cache import Memo
 from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
@@ -324,8 +323,7 @@ class TargetList(AttrType):
         return {"type": "array", "items": TargetValue().json_schema()}
 
 
-@dataclass(frozen=True)
-class Attr:
+class Attr(NamedTuple):
     """One declared attribute of a kind or BYOC compiler.
 
     ``default`` is None when the attribute is absent unless given; a default is

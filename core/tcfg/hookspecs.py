@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
-import pluggy
+from tcfg._base_hooks import hookspec
 
 if TYPE_CHECKING:
     from tcfg._base_features import Feature
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from tcfg._model_cpu import CpuParser
     from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
     from tcfg._model_target import Target
-
-hookspec = pluggy.HookspecMarker("tcfg")
 
 
 class TagSpec(NamedTuple):

@@ -6,12 +6,12 @@ See :mod:`tcfg.hookspecs` for the hooks and ``docs/plugins.md`` for a guide.
 
 from __future__ import annotations
 
-import pluggy
+from typing import TYPE_CHECKING, Any
 
 from tcfg._base_errors import AttributeValueError, TargetError, closest, describe_choices
 from tcfg._base_features import Feature, FeatureValue, feature_name
 from tcfg._base_files import package_json
-from tcfg._model_codegen import Codegen, LLVMCodegen
+from tcfg._base_hooks import hookimpl
 from tcfg._model_components import Component
 from tcfg._model_cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
@@ -29,6 +29,9 @@ from tcfg._model_schema import (
 )
 from tcfg._model_target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
+
+if TYPE_CHECKING:
+    from tcfg._model_codegen import Codegen, LLVMCodegen
 
 __all__ = [
     "CPU_ATTRS",
@@ -67,5 +70,13 @@ __all__ = [
     "package_json",
 ]
 
-#: Marks a plugin's hook implementations: ``@hookimpl def tcfg_register_kinds(register): ...``
-hookimpl = pluggy.HookimplMarker("tcfg")
+
+def __getattr__(name: str) -> Any:
+    """``Codegen`` and ``LLVMCodegen``, imported on first use (codegen is not on the start-up path)."""
+    if name in ("Codegen", "LLVMCodegen"):
+        from tcfg import _model_codegen
+
+        value = getattr(_model_codegen, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tcfg.plugin' has no attribute {name!r}")

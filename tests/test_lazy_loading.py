@@ -1,0 +1,92 @@
+"""Plugins load when a target needs them (their ``tcfg.provides`` manifests), with the answers of loading all.
+
+These tests use the plugins installed in the environment; with none installed they check
+the core alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import tcfg
+from tcfg._base_discovery import installed_entry_points
+from tcfg._engine_registry import Registry
+
+MANIFESTS = {ep.name: ep.provides for ep in installed_entry_points("tcfg")}
+
+
+def loaded_everything() -> Registry:
+    reg = Registry()
+    reg.list_tags()
+    return reg
+
+
+def registered(reg: Registry, plugin: str) -> set[tuple[str, str]]:
+    """What ``plugin`` registered in ``reg``, as manifest entries ``(space, name)``."""
+    record = next(r for r in reg.plugins() if r.name == plugin)
+    got = record.registered
+    found = {("kind", k) for k in got.get("kinds", [])}
+    found |= {("compiler", c.split(":", 1)[1]) for c in got.get("compilers", [])}
+    found |= {("library", c.split(":", 1)[1]) for c in got.get("libraries", [])}
+    found |= {(role, name) for role in ("executor", "runtime") for name in got.get(f"{role}s", [])}
+    found |= {("arch", arch) for parser in reg.cpu_parsers() for arch in parser.arches}
+    found = {(s, n) for s, n in found if s != "arch" or reg.owner("CPU architecture", n) == plugin}
+    names = [t for t in reg.list_tags(aliases=True) if reg.tag_entry(t).owner == plugin]
+    return found | {("tag", name.split("/", 1)[0]) for name in names}
+
+
+@pytest.mark.parametrize("plugin", sorted(MANIFESTS))
+def test_each_manifest_declares_exactly_what_its_plugin_registers(plugin: str) -> None:
+    manifest = MANIFESTS[plugin]
+    assert manifest is not None, f"plugin {plugin!r} declares nothing in tcfg.provides"
+    assert set(manifest) == registered(loaded_everything(), plugin)
+
+
+def names_to_try(reg: Registry) -> list[str]:
+    """Every tag name, alias and variant, and a target of every kind and CPU architecture."""
+    names = reg.list_tags(aliases=True)
+    names += [f"{tag}:{variant}" for tag in reg.list_tags() for variant in reg.tag_entry(tag).variants]
+    names += [kind for kind in reg.list_kinds() if kind != "composite"]
+    names += [f"llvm -mtriple={arch}-unknown-linux-gnu" for p in reg.cpu_parsers() for arch in p.arches]
+    return names
+
+
+def test_a_lazy_registry_answers_what_a_fully_loaded_one_does() -> None:
+    eager = loaded_everything()
+    names = names_to_try(eager)
+    lazy = Registry()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in names:
+            want = eager.target(name)
+            got = lazy.target(name)
+            assert (str(got), got.keys, dict(got.features)) == (str(want), want.keys, dict(want.features)), name
+    assert [(r.name, r.status) for r in lazy.plugins()] == [(r.name, r.status) for r in eager.plugins()]
+
+
+def test_an_unknown_name_gets_the_fully_loaded_error() -> None:
+    for spec in ("nvidia/a10O", "cudaa -arch=sm_80", "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a7z"):
+        errors = []
+        for reg in (loaded_everything(), Registry()):
+            with pytest.raises(tcfg.TargetError) as caught:
+                reg.target(spec)
+            errors.append(str(caught.value))
+        assert errors[0] == errors[1]
+
+
+@pytest.mark.skipif("aarch64" not in MANIFESTS, reason="needs the aarch64 plugin installed")
+def test_an_aarch64_target_imports_its_plugin_alone_and_no_heavy_module() -> None:
+    code = (
+        "import sys, tcfg\n"
+        "t = tcfg.Target({'kind': 'llvm', 'mtriple': 'aarch64-linux-gnu', 'mcpu': 'cortex-a72'})\n"
+        "assert t.features.neon\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')}))\n"
+        "print(sorted({'pluggy', 'inspect', 'dataclasses', 'importlib.metadata', 'marshmallow'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "['tcfg_aarch64']"
+    assert out[1] == "[]"
