@@ -147,7 +147,7 @@ def test_strict_mode_raises_and_leaves_nothing_loaded() -> None:
     reg = tcfg.Registry(plugins=[bad], autoload=False, strict=True)
     with pytest.raises(tcfg.PluginError, match="'bad'"):
         reg.list_kinds()
-    assert reg._loaded is False and reg._kinds == {}
+    assert reg._loaded is False and reg.kinds == {}
     env_strict = tcfg.Registry(plugins=[bad], autoload=False, environ={"TCFG_STRICT_PLUGINS": "1"})
     with pytest.raises(tcfg.PluginError):
         env_strict.list_tags()

@@ -7,7 +7,7 @@ use of the names below.
 
 from __future__ import annotations
 
-import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -77,7 +77,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'tcfg' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    __import__(module)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value
     return value
 

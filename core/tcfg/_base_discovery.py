@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import sys
@@ -131,7 +130,9 @@ def installed_entry_points(group: str, path: Sequence[str] | None = None) -> lis
 def load_object(value: str) -> object:
     """The object an entry point names (``package.module`` or ``package.module:attr.sub``)."""
     module_name, _, attrs = value.partition(":")
-    obj: object = importlib.import_module(module_name.strip())
+    module_name = module_name.strip()
+    __import__(module_name)
+    obj: object = sys.modules[module_name]
     for attr in filter(None, attrs.strip().split(".")):
         obj = getattr(obj, attr)
     return obj
@@ -153,9 +154,7 @@ def _identity(meta: str, suffix: str, stem: str) -> tuple[str, str | None]:
     """The distribution's name and version from its metadata headers."""
     text = _read(os.path.join(meta, "METADATA" if suffix == "dist-info" else "PKG-INFO")) or ""
     headers: dict[str, str] = {}
-    for line in text.splitlines():
-        if not line.strip():
-            break
+    for line in text.partition("\n\n")[0].splitlines():  # the headers end at the first blank line
         field, _, value = line.partition(":")
         headers.setdefault(field.strip().lower(), value.strip())
     name = headers.get("name") or stem.split("-", 1)[0]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -121,13 +120,13 @@ def describe_choices(word: str, choices: Iterable[str], *, limit: int = 12) -> s
     return f"valid choices include: {', '.join(repr(c) for c in pool[:limit])} (and {len(pool) - limit} more)"
 
 
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 8, 6, 60, 60
-
-
 def bounded_repr(value: Any) -> str:
-    """``repr(value)`` bounded in depth, items and string length."""
-    return _REPR.repr(value)
+    """``repr(value)`` bounded in depth, items and string length (``reprlib`` imported on first use)."""
+    import reprlib
+
+    bounded = reprlib.Repr()
+    bounded.maxlevel, bounded.maxdict, bounded.maxlist, bounded.maxstring, bounded.maxother = 3, 8, 6, 60, 60
+    return bounded.repr(value)
 
 
 def shorten(value: Any, limit: int = 200) -> str:

@@ -21,15 +21,16 @@ class Record:
 
     def _set(self, **values: Any) -> None:
         """Set attributes during ``__init__`` (records refuse assignment afterwards)."""
-        self.__dict__.update(values)
+        for name, value in values.items():  # one by one: the interpreter reads such attributes fastest
+            object.__setattr__(self, name, value)
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Record) or other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash(self._values())

@@ -97,6 +97,14 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
     return target
 
 
+def from_dict(registry: Registry, data: dict[str, Any]) -> Target:
+    """The target of a dict at the outermost level (:func:`build` of a dict without a host)."""
+    try:
+        return _from_dict(registry, data, None, 0)
+    except _TooDeep:
+        raise _too_deep(data) from None
+
+
 class _TooDeep(Exception):
     """Raised past :data:`MAX_DEPTH`; passes through the nested levels to the outermost one."""
 
@@ -209,7 +217,7 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     loaded, lists a tag's variants for ``NAME:VARIANT``, and else offers the closest names.
     """
     where = pointer(text, start, end)
-    kinds = registry.kind_table()
+    kinds = registry.kinds
     if ":" in name and registry.find_tag(name.rpartition(":")[0]) is not None:
         return UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(name)}" + where)
     missing = registry.missing_plugin("kind", name)
@@ -267,7 +275,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     and reports the error with its position. Words it has converted before (for the
     same kind) are looked up, not converted again.
     """
-    kind = registry.kind_table().get(words[0]) or registry.find_kind(words[0])
+    kind = registry.kinds.get(words[0]) or registry.find_kind(words[0])
     base: Mapping[str, Any] | None = None
     if kind is None:
         tagged = _tag_head(registry, words[0])
@@ -279,7 +287,7 @@ def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> 
     if known is None:
         known = words_of[kind.name] = Memo(OPTION_WORDS_LIMIT)
     table = kind._table
-    nested = nested_context(registry, depth)
+    nested = registry.build_state.contexts.get(depth) or nested_context(registry, depth)
     given: dict[str, Any] = {}
     later: list[tuple[str, str]] = []  # (name, value text): the compiler and what it may own, targets
     compiler_name = base.get("compiler") if base else None
@@ -343,7 +351,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     """The target of any target string (quotes, flags, separate values), or the error with its position."""
     tokens = tokenize(text)
     head = tokens[0]
-    kinds = registry.kind_table()
+    kinds = registry.kinds
     if head.dash:
         raise TargetSyntaxError(
             f"target {shorten(text)!r} starts with an option; it must start with a kind or tag "
@@ -368,7 +376,7 @@ def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
     compiler_name = compiler_opt.value.text if compiler_opt and compiler_opt.value else (base or {}).get("compiler")
     compiler = _compiler(registry, kind, compiler_name, text, compiler_opt)
     given: dict[str, Any] = {}
-    nested = nested_context(registry, depth)
+    nested = registry.build_state.contexts.get(depth) or nested_context(registry, depth)
     for opt in options:
         attr = _attr(registry, kind, compiler, opt.key, text, opt)
         if opt.key in given:
@@ -434,7 +442,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"
         )
     text: Any = source if source is not None else data  # shown by error messages only
-    kinds = registry.kind_table()
+    kinds = registry.kinds
     kind_name = data.get("kind")
     base: Mapping[str, Any] | None = None
     if kind_name is None:
@@ -460,7 +468,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
-    nested = nested_context(registry, depth)
+    nested = registry.build_state.contexts.get(depth) or nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
@@ -745,20 +753,27 @@ def _check_names(
         _attr(registry, kind, compiler, key, text, None)
 
 
-class _Shape(NamedTuple):
+class _Shape:
     """What the builder makes of a set of attribute names as given, for one kind and compiler.
 
     ``order``: the names in canonical order (the kind's attributes as declared, then the
     compiler's), without repeats. ``reads``: a string naming the kind, the compiler and
     which of the attributes the kind's parser reads are among the names; a parse-memo
     key is it and their values (``pick``: None if there are none), so targets that
-    differ in other names share parses.
+    differ in other names share parses. ``nests``: some name holds a list of targets
+    (devices), so the canonical text is measured. (A slotted class: the builder reads
+    these on every target, faster than a named tuple's fields.)
     """
 
-    order: tuple[str, ...]
-    reads: str
-    pick: Callable[[Mapping[str, Any]], Any] | None
-    nests: bool  # some name holds a list of targets (devices): the canonical text is measured
+    __slots__ = ("nests", "order", "pick", "reads")
+
+    def __init__(
+        self, order: tuple[str, ...], reads: str, pick: Callable[[Mapping[str, Any]], Any] | None, nests: bool
+    ) -> None:
+        self.order = order
+        self.reads = reads
+        self.pick = pick
+        self.nests = nests
 
 
 def _new_shape(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import _thread
 import os
 import re
-import threading
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -25,7 +24,7 @@ from tcfg._base_features import Feature, FeatureIndex, feature_name
 from tcfg._base_files import package_json
 from tcfg._base_hooks import HookImpl, collect, spec_table
 from tcfg._base_version import __version__
-from tcfg._engine_build import BuildState, build, from_text, nested_context, with_attrs
+from tcfg._engine_build import BuildState, build, from_dict, from_text, nested_context, with_attrs
 from tcfg._model_components import ROLES, Component, Role
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, Derived, Library, TargetKind
@@ -38,8 +37,9 @@ if TYPE_CHECKING:
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
-_TAG_NAME = re.compile(r"[^\s'\"\\{=:-][^\s'\"\\:]*\Z")
-_VARIANT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z")
+#: What a tag name and a variant name may be (matched with ``re.match``, compiled on first use).
+_TAG_NAME = r"[^\s'\"\\{=:-][^\s'\"\\:]*\Z"
+_VARIANT_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z"
 #: The longest tag name accepted, in characters.
 MAX_TAG_NAME = 200
 #: Most target strings :meth:`Registry.target` keeps built (cleared whole when full). Kept
@@ -175,12 +175,14 @@ class Registry:
         self._autoload = autoload
         self._environ = environ
         self._strict = strict
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._reset()
 
     def _reset(self) -> None:
         self._loaded = False
-        self._kinds: dict[str, TargetKind] = {}
+        #: The live ``name -> TargetKind`` table of the loaded plugins, which the target builder
+        #: reads directly (a miss calls :meth:`find_kind`); builds run after the first load.
+        self.kinds: dict[str, TargetKind] = {}
         self._tags: dict[str, TagEntry] = {}  # canonical names
         #: Every name a tag resolves by (canonical names, aliases, ``NAME:VARIANT``s of both).
         self._lookup: dict[str, TagEntry] = {}
@@ -210,6 +212,8 @@ class Registry:
         self._untagged: set[str] = set()
         #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
+        #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_target`); cleared with the tags.
+        self._dicts: Memo[int, Any] = Memo(_TEXT_CACHE_LIMIT)
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
         #: What the target builder remembers for this registry (its own, private state).
@@ -551,7 +555,7 @@ class Registry:
                     raise _PluginFailure(f"declares the feature alias {alias!r}, which is already taken")
                 aliases[key] = feat.name
         for kind in stage.kinds:
-            self._kinds[kind.name] = kind
+            self.kinds[kind.name] = kind
             self._owners[("kind", kind.name)] = plugin
         for parser in stage.cpu_parsers:
             self._parser_ranks[id(parser)] = self._rank[plugin]
@@ -591,6 +595,7 @@ class Registry:
             self._compilers.clear()
             self._libraries.clear()
             self._cache.clear()
+            self._dicts.clear()
             failed: tuple[_Stage, str] | None = None
             steps = [(stage, self._commit_compilers) for stage in list(stages.values())]
             # every compiler and library first: a tag may use any plugin's
@@ -676,7 +681,7 @@ class Registry:
 
     def _remove(self, stage: _Stage) -> None:
         for kind in stage.kinds:
-            self._kinds.pop(kind.name, None)
+            self.kinds.pop(kind.name, None)
             self._owners.pop(("kind", kind.name), None)
         for parser in stage.cpu_parsers:
             if parser in self._parsers:
@@ -709,10 +714,10 @@ class Registry:
         message = f"tcfg plugin {record.name!r} ({record.distribution or 'in-process'}) was not loaded: {error}"
         if self._is_strict():
             raise PluginError(message)
-        warnings.warn(message, PluginWarning, stacklevel=4)
+        _warn(message)
 
     def _check_tag_name(self, name: object, what: str = "tag name") -> str:
-        if not isinstance(name, str) or not _TAG_NAME.match(name) or not name.isprintable():
+        if not isinstance(name, str) or not re.match(_TAG_NAME, name) or not name.isprintable():
             raise TargetError(
                 f"{what} {_short_repr(name)} must be non-empty printable text without whitespace, quotes, "
                 "backslashes or ':' (which separates a variant), and must not start with '-', '=' or '{'"
@@ -735,7 +740,7 @@ class Registry:
             raise TargetError(f"tag {name!r} lists its own name among its aliases")
         variants = _mapping(spec.variants, f"the variants of tag {name!r}")
         for variant in variants:
-            if not isinstance(variant, str) or not _VARIANT_NAME.match(variant) or len(variant) > MAX_TAG_NAME:
+            if not isinstance(variant, str) or not re.match(_VARIANT_NAME, variant) or len(variant) > MAX_TAG_NAME:
                 raise TargetError(
                     f"tag {name!r}: variant name {_short_repr(variant)} must be letters, digits, '_', '.', '+' "
                     f"or '-' (not starting with '.', '+' or '-')"
@@ -770,14 +775,14 @@ class Registry:
     def list_kinds(self) -> list[str]:
         """The registered kind names, sorted."""
         self._ensure_tags()
-        return sorted(self._kinds)
+        return sorted(self.kinds)
 
     def find_kind(self, name: str) -> TargetKind | None:
         """The kind ``name`` (loading the plugin that declares it), or None."""
         self._ensure()
-        kind = self._kinds.get(name)
+        kind = self.kinds.get(name)
         if kind is None and self._need("kind", name):
-            kind = self._kinds.get(name)
+            kind = self.kinds.get(name)
         return kind
 
     def get_kind(self, name: str) -> TargetKind:
@@ -785,7 +790,7 @@ class Registry:
         kind = self.find_kind(name) if isinstance(name, str) else None
         if kind is None:
             self._ensure_tags()
-            raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self._kinds)}")
+            raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self.kinds)}")
         return kind
 
     def list_tags(self, prefix: str | None = None, aliases: bool = False) -> list[str]:
@@ -895,9 +900,7 @@ class Registry:
         if self._is_strict():
             raise PluginError(message)
         self._warned_arches.add(arch)
-        warnings.warn(
-            message + " (the target stays valid, without CPU features or checks)", PluginWarning, stacklevel=2
-        )
+        _warn(message + " (the target stays valid, without CPU features or checks)", stacklevel=2)
 
     def get_tag(self, name: str) -> dict[str, Any]:
         """The config of tag ``name`` (an alias or ``NAME:VARIANT`` too; a fresh dict in ``export()`` form)."""
@@ -942,6 +945,7 @@ class Registry:
                     self._tags[existing.name] = existing
                 raise
             self._cache.clear()
+            self._dicts.clear()
 
     def _unstore(self, entry: TagEntry) -> dict[str, TagEntry]:
         """Take tag ``entry`` out of the tables, with its aliases and variants; what was taken, by name."""
@@ -1066,10 +1070,10 @@ class Registry:
         message = f"tcfg plugin {plugin!r} ({record.distribution or 'in-process'}) failed: {record.error}"
         if self._is_strict():
             raise PluginError(message)
-        warnings.warn(message, PluginWarning, stacklevel=4)
+        _warn(message)
 
     def target(self, spec: Any, host: Any = None) -> Target:
-        """The target for ``spec`` (with ``host``), built once per distinct text."""
+        """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""
         if not self._loaded:
             self._ensure()
         if type(spec) is str and (host is None or type(host) is str):
@@ -1083,7 +1087,37 @@ class Registry:
                 cache.clear()
             cache[key] = made
             return made
+        if type(spec) is dict and host is None:
+            # A dict is remembered by its identity from its second call on (see _dict_again);
+            # the first costs one lookup and one store.
+            dicts = self._dicts
+            address = id(spec)
+            entry = dicts.get(address)
+            if entry is not None:
+                return self._dict_again(spec, address, entry)
+            made = from_dict(self, spec)
+            if len(dicts) >= dicts.limit:
+                dicts.clear()
+            dicts[address] = _SEEN
+            return made
         return build(self, spec, host)
+
+    def _dict_again(self, spec: dict[str, Any], address: int, entry: Any) -> Target:
+        """The target of a dict :meth:`target` has seen at ``address`` before (``entry``: what it remembers).
+
+        A flat dict (see :func:`_flat_copy`) is remembered with a copy of its items and
+        the types of its values, and its target is reused while the dict still equals
+        them: a dict changed in place, or another dict at the same address, is built anew.
+        """
+        if entry is not _SEEN:
+            copy, types, remembered = entry
+            if spec == copy and types == tuple(map(type, spec.values())):
+                hit: Target = remembered
+                return hit
+        made = from_dict(self, spec)
+        copy = _flat_copy(spec)
+        self._dicts[address] = _SEEN if copy is None else (copy, tuple(map(type, spec.values())), made)
+        return made
 
     def with_attrs(self, target: Target, changes: Mapping[str, Any]) -> Target:
         """``target`` with some configured attributes replaced (None removes one)."""
@@ -1097,16 +1131,35 @@ class Registry:
         """The build context for attribute values of a target at nesting ``depth``."""
         return nested_context(self, depth)
 
-    def kind_table(self) -> Mapping[str, TargetKind]:
-        """The live ``name -> TargetKind`` table (for the target builder); loads no tags."""
-        if not self._loaded:
-            self._ensure()
-        return self._kinds
-
     def libraries(self, kind: str) -> Sequence[Library]:
         """The ``-libs`` libraries registered for ``kind``: every registration, in load order."""
         self._need_space("library")
         return self._libraries.get(kind, ())
+
+
+#: What the dict memo holds for a dict seen once.
+_SEEN: Any = object()
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _flat_copy(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """A copy of ``spec`` if it is flat (every value a scalar or a list of strings, as a leaf target's), else None."""
+    copy: dict[str, Any] = {}
+    for name, value in spec.items():
+        kind = value.__class__
+        if kind not in _SCALARS:
+            if kind is not list or any(item.__class__ is not str for item in value):
+                return None
+            value = list(value)
+        copy[name] = value
+    return copy
+
+
+def _warn(message: str, stacklevel: int = 4) -> None:
+    """Issue a :class:`tcfg.PluginWarning` (``warnings`` is imported only when there is one)."""
+    import warnings
+
+    warnings.warn(message, PluginWarning, stacklevel=stacklevel + 1)
 
 
 def _clash(newcomer: str, what: str, owner: str) -> _PluginFailure:
@@ -1188,7 +1241,7 @@ def _deep_copy(value: Any) -> Any:
 
 
 _default: Registry | None = None
-_default_lock = threading.Lock()
+_default_lock = _thread.allocate_lock()
 
 
 def default_registry() -> Registry:

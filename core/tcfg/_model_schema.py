@@ -13,10 +13,11 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tcfg._base_cache import Memo
 from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
+from tcfg._base_record import Record
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -106,11 +107,20 @@ class AttrType(ABC):
 class String(AttrType):
     """Any text, optionally matching ``pattern`` (described by ``what`` in errors)."""
 
+    pattern: re.Pattern[str] | None  # compiled on first use (see __getattr__)
+
     def __init__(self, pattern: str | None = None, what: str = "") -> None:
-        self.pattern = re.compile(pattern) if pattern else None
+        self._source = pattern or None
         self.description = f"a string ({what})" if what else "a string"
-        self.free_text = self.pattern is None
+        self.free_text = self._source is None
         self._matched: Memo[str, bool] = Memo(_MATCHED_LIMIT)  # values the pattern accepted
+
+    def __getattr__(self, name: str) -> Any:
+        """``pattern``, compiled when first read (most kinds' patterns are never used in a process)."""
+        if name != "pattern":
+            raise AttributeError(name)
+        self.pattern = None if self._source is None else re.compile(self._source)
+        return self.pattern
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
@@ -323,7 +333,7 @@ class TargetList(AttrType):
         return {"type": "array", "items": TargetValue().json_schema()}
 
 
-class Attr(NamedTuple):
+class Attr(Record):
     """One declared attribute of a kind or BYOC compiler.
 
     ``default`` is None when the attribute is absent unless given; a default is
@@ -334,11 +344,17 @@ class Attr(NamedTuple):
     attributes may have aliases.
     """
 
+    _fields = ("name", "type", "default", "doc", "aliases")
     name: str
     type: AttrType
-    default: Any = None
-    doc: str = ""
-    aliases: tuple[str, ...] = ()
+    default: Any
+    doc: str
+    aliases: tuple[str, ...]
+
+    def __init__(
+        self, name: str, type: AttrType, default: Any = None, doc: str = "", aliases: tuple[str, ...] = ()
+    ) -> None:
+        self._set(name=name, type=type, default=default, doc=doc, aliases=aliases)
 
     def json_schema(self) -> dict[str, Any]:
         """This attribute's JSON Schema, with its doc and default."""
