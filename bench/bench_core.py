@@ -21,7 +21,8 @@ inflate (on an idle machine it is close to wall time):
   :mod:`timeit` does): a Target from a string that is new each call (distinct
   ``-model=`` values, so the registry's cache never hits; budget 40 us), from a string
   whose CPU configuration is new each call (a distinct triple vendor, so nothing the
-  builder remembers applies either; budget 40 us), from a dict,
+  builder remembers applies either; budget 40 us), from a dict, from the same dict
+  again (budget 1 us),
   from a tag with an override, from a string seen before (cached; budget 2 us),
   ``export()``, ``str()`` and ``to_json()`` of targets that have not printed
   themselves yet, and ``list_tags()`` for the installed tags and for 300 tags in an
@@ -62,8 +63,12 @@ CHILD = "import tcfg\ntags = tcfg.list_tags()\ntcfg.Target(tags[0] if tags else 
 #: ... and import, build one AArch64 target from a dict, read a feature (issue 15's measure).
 START_CHILD = f"import tcfg\ntcfg.Target({DICT_SPEC!r}).features.neon\n"
 #: What a plugin's load cost is measured with (``TCFG_LOAD_PLUGINS`` naming it, or none):
-#: the registry's load alone, and with the tags.
-LOAD_CHILD = "import tcfg\ntcfg.Target('llvm')\n"
+#: the registry's load of every plugin allowed (a plugin with a manifest otherwise loads
+#: only when a target needs it), and with the tags.
+LOAD_CHILD = (
+    "import tcfg\nfrom tcfg._engine_registry import default_registry\n"
+    "tcfg.Target('llvm')\ndefault_registry()._load_all_pending()\n"
+)
 TAGS_CHILD = "import tcfg\ntcfg.list_tags()\n"
 #: The tag the in-process rows register when no installed plugin provides one.
 FALLBACK_TAG = "bench/aarch64-board"
@@ -244,6 +249,10 @@ def measure(runs: int, repeat: int) -> list[Row]:
     rows.append(Row("Target(str), new CPU configuration each call", f"{new_cpu:.1f} us", "< 40 us", new_cpu < 40))
     dicts = best_us(lambda r: [{**DICT_SPEC, "model": f"r{r}n{i}"} for i in range(CALLS)], Target, repeat)
     rows.append(Row("Target(dict), same attributes", f"{dicts:.1f} us"))
+    same_dict = dict(DICT_SPEC)
+    Target(same_dict)
+    again = best_us(lambda r: [same_dict] * CALLS * 10, Target, repeat)
+    rows.append(Row("Target(dict), the same dict again", f"{again:.2f} us", "<= 1 us", again <= 1))
     kinds = set(tcfg.list_kinds())
     per_kind: dict[str, float] = {}
     for spec in KIND_SPECS:

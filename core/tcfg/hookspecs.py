@@ -5,11 +5,14 @@ A plugin is a module (or object) named by an entry point in the ``tcfg`` group, 
 functions are marked with :data:`tcfg.plugin.hookimpl` and named after the hooks
 below. Implement only the hooks you need; every argument is optional to accept.
 
-Registration hooks (``tcfg_register_*``) run once, when the registry first loads, and
-receive a ``register`` callable. A plugin's registrations are all-or-nothing: if one
-of them is invalid, raises, or claims a name another plugin owns, none of that
-plugin's registrations are kept, a :class:`tcfg.PluginWarning` names the cause, and
-``tcfg.plugins()`` reports it (``TCFG_STRICT_PLUGINS=1`` raises instead).
+Registration hooks (``tcfg_register_*``) run once, when the registry loads the plugin
+(at its first query, or, for a plugin that declares what it provides in the
+``tcfg.provides`` entry points, when a target first needs one of those names; tags when
+a tag of one of its vendors is first looked up), and receive a ``register`` callable.
+A plugin's registrations are all-or-nothing: if one of them is invalid, raises, or
+claims a name another plugin owns, none of that plugin's registrations are kept, a
+:class:`tcfg.PluginWarning` names the cause, and ``tcfg.plugins()`` reports it
+(``TCFG_STRICT_PLUGINS=1`` raises instead).
 
 Feature derivation and keys come from parsers: a :class:`~tcfg._model_kind.TargetKind`'s
 ``parser``, a :class:`~tcfg._model_cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
