@@ -69,7 +69,10 @@ def test_a_lazy_registry_answers_what_a_fully_loaded_one_does() -> None:
 
 
 def test_an_unknown_name_gets_the_fully_loaded_error() -> None:
-    for spec in ("nvidia/a10O", "cudaa -arch=sm_80", "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a7z"):
+    specs = ["nvidia/a10O", "cudaa -arch=sm_80"]
+    if "aarch64" in MANIFESTS:  # without its CPU parser, any -mcpu of AArch64 is taken as given
+        specs.append("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a7z")
+    for spec in specs:
         errors = []
         for reg in (loaded_everything(), Registry()):
             with pytest.raises(tcfg.TargetError) as caught:
@@ -90,3 +93,32 @@ def test_an_aarch64_target_imports_its_plugin_alone_and_no_heavy_module() -> Non
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "['tcfg_aarch64']"
     assert out[1] == "[]"
+
+
+def test_threads_that_query_a_fresh_registry_at_once_all_wait_for_its_load() -> None:
+    import threading
+
+    for _ in range(10):
+        reg = Registry()
+        got: list[str] = []
+        errors: list[BaseException] = []
+        start = threading.Barrier(4)
+
+        def query(
+            reg: Registry = reg,
+            got: list[str] = got,
+            errors: list[BaseException] = errors,
+            start: threading.Barrier = start,
+        ) -> None:
+            start.wait()
+            try:
+                got.append(str(reg.target("llvm -mtriple=x86_64-linux-gnu -num-cores=2")))
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=query) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == [] and len(set(got)) == 1 and len(got) == 4

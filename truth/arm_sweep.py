@@ -482,7 +482,7 @@ def _tools(family: str) -> _Tools | str:
     hardware = tuple(sorted(table.hardware))
     probes = A64_PROBES if family == "aarch64" else ARM_PROBES
     clang, llc, opt = (found[n] or "" for n in ("clang-22", "llc-22", "opt-22"))
-    return _Tools(clang, llc, opt, family, hardware, dict(exposed()[family]), probes, dict(table.implies))
+    return _Tools(clang, llc, opt, family, hardware, dict(exposed(family)), probes, dict(table.implies))
 
 
 def sweep(family: str, workers: int = 2, limit: Iterable[str] | None = None) -> SweepResult:

@@ -179,7 +179,7 @@ class Registry:
         self._reset()
 
     def _reset(self) -> None:
-        self._loaded = False
+        self._loaded = self._loading = False
         #: The live ``name -> TargetKind`` table of the loaded plugins, which the target builder
         #: reads directly (a miss calls :meth:`find_kind`); builds run after the first load.
         self.kinds: dict[str, TargetKind] = {}
@@ -224,16 +224,20 @@ class Registry:
     def _ensure(self) -> None:
         """Run the first query's load once: the core, in-process plugins and plugins without a manifest."""
         if not self._loaded:
-            with self._lock:
-                if not self._loaded:
-                    self._loaded = True  # a query made while loading sees what is loaded so far
-                    self._guarded(self._load)
+            with self._lock:  # other threads wait here until the load is done
+                if not self._loaded and not self._loading:
+                    self._loading = True  # a query this load makes sees what is loaded so far
+                    try:
+                        self._guarded(self._load)
+                        self._loaded = True
+                    finally:
+                        self._loading = False
 
     def _ensure_tags(self) -> None:
         """Load everything: every plugin and every tag."""
         self._ensure()
-        if self._pending or self._untagged:
-            with self._lock:
+        with self._lock:  # waits for another thread's load
+            if self._pending or self._untagged:
                 self._guarded(self._load_everything)
 
     def _load_everything(self) -> None:
@@ -363,9 +367,9 @@ class Registry:
 
     def _load_all_pending(self) -> bool:
         """Load every pending plugin (its tags aside); whether there was any."""
-        if not self._pending:
-            return False
-        with self._lock:
+        with self._lock:  # under the lock: another thread may be loading one
+            if not self._pending:
+                return False
             self._guarded(partial(self._load_pending, list(self._pending)))
         return True
 
@@ -373,30 +377,32 @@ class Registry:
         """Load the pending plugins that declare ``name`` in ``space``; whether any was loaded."""
         self._ensure()
         providers = self._providers.get((space, name))
-        if not providers or not any(p in self._pending for p in providers):
+        if not providers:
             return False
-        with self._lock:
-            self._guarded(partial(self._load_pending, providers))
+        with self._lock:  # waits for another thread's load of one of them
+            if any(p in self._pending for p in providers):
+                self._guarded(partial(self._load_pending, providers))
         return True
 
     def _need_space(self, space: str) -> None:
         """Load every pending plugin that declares a name in ``space``."""
         self._ensure()
-        wanted = [p for p in self._pending if any(s == space for s, _ in self._manifests[p])]
-        if wanted:
-            with self._lock:
+        if not self._pending:
+            return
+        with self._lock:
+            wanted = [p for p in self._pending if any(s == space for s, _ in self._manifests[p])]
+            if wanted:
                 self._guarded(partial(self._load_pending, wanted))
 
     def _need_tags(self, name: str) -> None:
         """Load the tags ``name`` may be one of: those of its vendor's plugins and of plugins without a manifest."""
         vendor = name.partition(":")[0].split("/", 1)[0]
-        wanted = {p for p in self._providers.get(("tag", vendor), ())}
-        wanted.update(p for p in self._untagged if p not in self._manifests)
-        wanted = {p for p in wanted if p in self._pending or p in self._untagged}
-        if not wanted:
-            return
-        with self._lock:
-            self._guarded(partial(self._load_tags, self._with_rivals(sorted(wanted), frozenset({"tag"}))))
+        with self._lock:  # waits for another thread's load of the same tags
+            wanted = {p for p in self._providers.get(("tag", vendor), ())}
+            wanted.update(p for p in self._untagged if p not in self._manifests)
+            wanted = {p for p in wanted if p in self._pending or p in self._untagged}
+            if wanted:
+                self._guarded(partial(self._load_tags, self._with_rivals(sorted(wanted), frozenset({"tag"}))))
 
     def _load_tags(self, plugins: Iterable[str]) -> None:
         """Stage and commit the tags of ``plugins`` (loading the pending ones first), by rank."""
