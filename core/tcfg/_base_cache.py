@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 
 __all__ = ["Memo"]
 
-K = TypeVar("K")
-V = TypeVar("V")
 
-
-class Memo(dict[K, V], Generic[K, V]):
+class Memo(dict["K", "V"]):  # generic in K and V (quoted: the type variables exist for the type checker only)
     """A bounded memo for pure computations: a dict, cleared whole when full.
 
     Read it with ``get`` (a plain dict lookup, the fast path); store with :meth:`put`.

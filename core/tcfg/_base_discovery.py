@@ -7,7 +7,12 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from tcfg._base_typing import NamedTuple
 
 __all__ = ["Candidate", "EntryPoint", "Skipped", "discover", "env_flag", "installed_entry_points", "load_object"]
 

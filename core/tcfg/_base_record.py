@@ -9,7 +9,10 @@ use :mod:`dataclasses` on its start-up path because importing it imports
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
 
 __all__ = ["Record"]
 

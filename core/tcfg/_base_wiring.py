@@ -10,7 +10,8 @@ submodule) installs a provider here once, and lower layers call
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # for annotations only: the engine is above this layer
     from tcfg._engine_registry import Registry

@@ -7,7 +7,6 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg import _engine_builtin, hookspecs
 from tcfg._base_cache import Memo
@@ -25,13 +24,20 @@ from tcfg._base_files import package_json
 from tcfg._base_hooks import HookImpl, collect, spec_table
 from tcfg._base_version import __version__
 from tcfg._engine_build import BuildState, build, from_dict, from_text, nested_context, with_attrs
-from tcfg._model_components import ROLES, Component, Role
+from tcfg._model_components import ROLES, Component
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, Derived, Library, TargetKind
 from tcfg.hookspecs import TagSpec
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from tcfg._base_typing import NamedTuple
+
 if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen
+    from tcfg._model_components import Role
     from tcfg._model_kind import DeriveRequest
     from tcfg._model_target import Target
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
 
 from tcfg._base_errors import TargetError, describe_choices
 from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
@@ -17,10 +16,17 @@ from tcfg._base_record import Record
 from tcfg._model_kind import Rule
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
-__all__ = ["ROLES", "Component", "ComponentType", "ComponentValue", "Role"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, NamedTuple, TypeAlias
 
-#: A kind of component a composite target names.
-Role = Literal["executor", "runtime"]
+    #: A kind of component a composite target names.
+    Role: TypeAlias = Literal["executor", "runtime"]
+else:
+    from tcfg._base_typing import NamedTuple
+
+__all__ = ["ROLES", "Component", "ComponentType", "ComponentValue"]
+
 #: Every role, in the order the registry reports them.
 ROLES: tuple[Role, ...] = ("executor", "runtime")
 

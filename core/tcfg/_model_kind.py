@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg._base_errors import AttributeValueError, describe_choices
 from tcfg._base_features import Feature, FeatureValue
 from tcfg._base_grammar import NAME
 from tcfg._base_record import Record
 from tcfg._model_schema import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry

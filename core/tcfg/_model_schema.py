@@ -13,11 +13,16 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
 
 from tcfg._base_cache import Memo
 from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
 from tcfg._base_record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    from tcfg._base_typing import Protocol
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
