@@ -81,13 +81,13 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
         raise _TooDeep
     try:
         if type(spec) is dict:
-            target = _from_dict(registry, spec, None, depth)
+            target = _read_dict(registry, spec, None, depth)
         elif isinstance(spec, str):
             target = from_text(registry, spec, depth)
         elif isinstance(spec, Target):
             target = spec
         elif isinstance(spec, Mapping):
-            target = _from_dict(registry, spec, None, depth)
+            target = _read_dict(registry, spec, None, depth)
         else:
             raise TargetError(
                 f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
@@ -100,14 +100,6 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
             raise
         raise _too_deep(spec) from None
     return target
-
-
-def from_dict(registry: Registry, data: dict[str, Any]) -> Target:
-    """The target of a dict at the outermost level (:func:`build` of a dict without a host)."""
-    try:
-        return _from_dict(registry, data, None, 0)
-    except _TooDeep:
-        raise _too_deep(data) from None
 
 
 class _TooDeep(Exception):
@@ -257,7 +249,7 @@ def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = Fa
             + ", ".join(repr(k) for k in registry.list_kinds()[:6])
         )
     if stripped[0] == "{":
-        return _from_dict(registry, _load_json(stripped), stripped, depth)
+        return _read_dict(registry, _load_json(stripped), stripped, depth)
     if "'" not in text and '"' not in text and "\\" not in text and "(" not in text:
         made = _from_words(registry, stripped.split(), text, depth)
         if made is not None:
@@ -441,7 +433,15 @@ def _attr(
     )
 
 
-def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
+def from_dict(registry: Registry, data: dict[str, Any]) -> Target:
+    """The target of a dict at the outermost level (:func:`build` of a dict without a host)."""
+    try:
+        return _read_dict(registry, data, None, 0)
+    except _TooDeep:
+        raise _too_deep(data) from None
+
+
+def _read_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
             f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"
@@ -459,7 +459,9 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
             raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
         kind, base = entry.target.kind, entry.target.config
     else:
-        found = (kinds.get(kind_name) or registry.find_kind(kind_name)) if isinstance(kind_name, str) else None
+        found = kinds.get(kind_name) if type(kind_name) is str else None
+        if found is None and isinstance(kind_name, str):
+            found = registry.find_kind(kind_name)
         if found is None:
             missing = registry.missing_plugin("kind", kind_name) if isinstance(kind_name, str) else None
             if missing is not None:
@@ -496,7 +498,7 @@ def _from_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         except TargetError as exc:
             raise type(exc)(f"target {shorten(text)!r}: in {key!r}: {exc}") from None
     if not base:
-        return finish(registry, kind, given, text, depth, checked=True, long_values=long_values)
+        return finish(registry, kind, given, text, depth, True, long_values)
     return _finish_over_tag(registry, kind, base, given, text, depth, long_values)
 
 

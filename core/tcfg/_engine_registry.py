@@ -169,6 +169,41 @@ class Registry:
     listings (kinds, tags, plugins) load everything.
     """
 
+    # Slots: the builder reads a registry's attributes on every target, and slots read
+    # fastest (an instance dict of this many keys is no longer a shared-key dict).
+    __slots__ = (
+        "_autoload",
+        "_cache",
+        "_compilers",
+        "_components",
+        "_dicts",
+        "_environ",
+        "_explicit",
+        "_features",
+        "_hooks",
+        "_libraries",
+        "_loaded",
+        "_loading",
+        "_lock",
+        "_lookup",
+        "_manifests",
+        "_owners",
+        "_parser_ranks",
+        "_parsers",
+        "_pending",
+        "_providers",
+        "_rank",
+        "_records",
+        "_stages",
+        "_strict",
+        "_tags",
+        "_untagged",
+        "_warned_arches",
+        "build_state",
+        "derive_hooks",
+        "kinds",
+    )
+
     def __init__(
         self,
         plugins: Sequence[object] = (),
@@ -218,7 +253,7 @@ class Registry:
         self._untagged: set[str] = set()
         #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
-        #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_target`); cleared with the tags.
+        #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_again`); cleared with the tags.
         self._dicts: Memo[int, Any] = Memo(_TEXT_CACHE_LIMIT)
         #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
         self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
@@ -1105,30 +1140,31 @@ class Registry:
             dicts = self._dicts
             address = id(spec)
             entry = dicts.get(address)
-            if entry is not None:
+            if entry is not None and (entry is spec or entry[0] is spec):
                 return self._dict_again(spec, address, entry)
             made = from_dict(self, spec)
             if len(dicts) >= dicts.limit:
                 dicts.clear()
-            dicts[address] = _SEEN
+            dicts[address] = spec
             return made
         return build(self, spec, host)
 
     def _dict_again(self, spec: dict[str, Any], address: int, entry: Any) -> Target:
-        """The target of a dict :meth:`target` has seen at ``address`` before (``entry``: what it remembers).
+        """The target of a dict :meth:`target` has seen before (``entry``: what it remembers of it).
 
-        A flat dict (see :func:`_flat_copy`) is remembered with a copy of its items and
-        the types of its values, and its target is reused while the dict still equals
-        them: a dict changed in place, or another dict at the same address, is built anew.
+        The memo holds each dict it notes (so that no other dict can take its address
+        meanwhile): the dict itself after its first call. A flat dict (see :func:`_flat_copy`)
+        seen again is remembered as ``(dict, copy, value types, target)``, and its target is
+        reused while the dict still equals the copy; a dict changed in place is built anew.
         """
-        if entry is not _SEEN:
-            copy, types, remembered = entry
+        if entry is not spec:
+            _, copy, types, remembered = entry
             if spec == copy and types == tuple(map(type, spec.values())):
                 hit: Target = remembered
                 return hit
         made = from_dict(self, spec)
         copy = _flat_copy(spec)
-        self._dicts[address] = _SEEN if copy is None else (copy, tuple(map(type, spec.values())), made)
+        self._dicts[address] = spec if copy is None else (spec, copy, tuple(map(type, spec.values())), made)
         return made
 
     def with_attrs(self, target: Target, changes: Mapping[str, Any]) -> Target:
@@ -1149,8 +1185,6 @@ class Registry:
         return self._libraries.get(kind, ())
 
 
-#: What the dict memo holds for a dict seen once.
-_SEEN: Any = object()
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 

@@ -116,6 +116,7 @@ class String(AttrType):
 
     def __init__(self, pattern: str | None = None, what: str = "") -> None:
         self._source = pattern or None
+        self.pattern = None if self._source is None else re.compile(self._source)
         self.description = f"a string ({what})" if what else "a string"
         self.free_text = self._source is None
         self._matched: Memo[str, bool] = Memo(_MATCHED_LIMIT)  # values the pattern accepted
@@ -274,8 +275,9 @@ class StringList(AttrType):
     def check(self, value: Any, build: BuildContext) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        check = self.item.check
         try:
-            return tuple(self.item.check(part, build) for part in value)
+            return tuple([check(part, build) for part in value])  # a list is built faster than a generator runs
         except InvalidValue as exc:
             raise InvalidValue(f"expects {self.description}: an item {exc}") from None
 
