@@ -366,11 +366,8 @@ class Registry:
             return None
         return stage
 
-    def _load_pending(self, wanted: Iterable[str]) -> bool:
-        """Load the pending plugins ``wanted`` (each after the lower-ranked ones it contests a name with).
-
-        Returns whether any was loaded.
-        """
+    def _load_pending(self, wanted: Iterable[str]) -> None:
+        """Load the pending plugins ``wanted`` (each after the lower-ranked ones it contests a name with)."""
         order = self._with_rivals([name for name in wanted if name in self._pending], _OWNED)
         for name in order:
             cand = self._pending.pop(name, None)
@@ -387,7 +384,6 @@ class Registry:
                 continue
             self._untagged.add(name)
             self._collect_derive_hooks()
-        return bool(order)
 
     def _with_rivals(self, plugins: list[str], spaces: frozenset[str]) -> list[str]:
         """``plugins`` and each lower-ranked plugin not done that declares one of their names in ``spaces``, by rank."""
