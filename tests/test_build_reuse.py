@@ -259,3 +259,36 @@ def test_a_parser_that_drops_an_attribute_is_a_plugin_error() -> None:
     reg = registry_with(TargetKind("dropper", "cpu", parser=parse))
     with pytest.raises(tcfg.PluginError, match=r"dropped the attributes \['model'\]"):
         tcfg.Target("dropper -model=x", registry=reg)
+
+
+def test_the_classes_the_builder_reads_keep_the_fast_attribute_path() -> None:
+    """No class read on every build defines ``__getattr__``: CPython then skips its attribute cache for them.
+
+    (``String`` once compiled its pattern lazily through ``__getattr__``, which cost
+    each new target about 2,000 instructions.) ``Features`` has one on purpose: it is
+    ``t.features.dsp``, read by users, not by the builder.
+    """
+    from tcfg import _model_schema
+    from tcfg._engine_registry import Registry
+    from tcfg._model_kind import TargetKind as Kind
+
+    attr_types = [
+        c for c in vars(_model_schema).values() if isinstance(c, type) and issubclass(c, _model_schema.AttrType)
+    ]
+    assert len(attr_types) >= 8
+    for cls in [*attr_types, _model_schema.Attr, Kind, tcfg.Target, Registry]:
+        assert not any("__getattr__" in vars(base) for base in cls.__mro__), cls
+
+
+def test_a_pattern_is_compiled_when_first_used_and_checks_as_before() -> None:
+    from tcfg._model_schema import InvalidValue
+
+    word = String(r"[a-z]+", "lower-case letters")
+    assert word._regex is None
+    assert word.json_schema() == {"type": "string", "pattern": "^(?:[a-z]+)$"}
+    assert word._regex is None
+    assert word.check("abc", None) == "abc"  # type: ignore[arg-type]
+    assert word.pattern is not None and word.pattern.pattern == "[a-z]+"
+    with pytest.raises(InvalidValue, match="lower-case letters"):
+        word.check("ABC", None)  # type: ignore[arg-type]
+    assert String().pattern is None

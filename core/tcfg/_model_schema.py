@@ -112,45 +112,49 @@ class AttrType(ABC):
 class String(AttrType):
     """Any text, optionally matching ``pattern`` (described by ``what`` in errors)."""
 
-    pattern: re.Pattern[str] | None  # compiled on first use (see __getattr__)
-
     def __init__(self, pattern: str | None = None, what: str = "") -> None:
         self._source = pattern or None
-        self.pattern = None if self._source is None else re.compile(self._source)
+        self._regex: re.Pattern[str] | None = None  # compiled on first use: most kinds' never are
         self.description = f"a string ({what})" if what else "a string"
         self.free_text = self._source is None
         self._matched: Memo[str, bool] = Memo(_MATCHED_LIMIT)  # values the pattern accepted
 
-    def __getattr__(self, name: str) -> Any:
-        """``pattern``, compiled when first read (most kinds' patterns are never used in a process)."""
-        if name != "pattern":
-            raise AttributeError(name)
-        self.pattern = None if self._source is None else re.compile(self._source)
-        return self.pattern
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """The compiled pattern, or None for any text."""
+        if self._source is None:
+            return None
+        regex = self._regex
+        if regex is None:
+            regex = self._regex = re.compile(self._source)
+        return regex
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
         return self.check(raw.text, build)
 
     def check(self, value: Any, build: BuildContext) -> str:
+        # Attribute reads only, no __getattr__ (a class with one loses CPython's fast attribute path).
         if type(value) is not str and not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        pattern = self.pattern
-        if pattern is not None and value in self._matched:
-            return value
         if len(value) > MAX_TEXT:
             raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
-        if pattern is not None:
-            if not pattern.fullmatch(value):
-                odd = next((c for c in value if not c.isascii()), None)
-                note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
-                raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
-            self._matched.put(value, True)
+        if self._source is not None and value not in self._matched:
+            self._match(value)
         return value
+
+    def _match(self, value: str) -> None:
+        """Refuse ``value`` unless it matches the pattern; remember it if it does."""
+        pattern = self.pattern
+        if pattern is not None and not pattern.fullmatch(value):
+            odd = next((c for c in value if not c.isascii()), None)
+            note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
+            raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
+        self._matched.put(value, True)
 
     def json_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "string"}
-        if self.pattern is not None:
-            schema["pattern"] = f"^(?:{self.pattern.pattern})$"
+        if self._source is not None:
+            schema["pattern"] = f"^(?:{self._source})$"
         return schema
 
 
