@@ -169,3 +169,97 @@ def test_a_huge_input_is_refused_fast_with_a_short_message(where: str) -> None:
     assert len(str(caught.value)) < 5000
     if where == "kind":  # the message quotes the name: cut, saying so
         assert "characters cut" in str(caught.value)
+
+
+LONG = "x" * 40_000  # within the limit alone; two of them are not
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: tcfg.Target({"kind": "llvm", "model": LONG, "keys": [LONG]}), id="two long values"),
+        pytest.param(lambda: tcfg.Target({"kind": "llvm", "keys": ["k"] * 40_000}), id="a list of many short items"),
+        pytest.param(lambda: tcfg.Target({"kind": "llvm", "model": "\x01" * 20_000}), id="escapes grow in print"),
+        pytest.param(
+            lambda: tcfg.Target({"kind": "llvm", "model": LONG, "host": {"kind": "llvm", "model": LONG}}),
+            id="a dict host",
+        ),
+        pytest.param(
+            lambda: tcfg.Target({"kind": "llvm", "model": LONG}, host={"kind": "llvm", "model": LONG}),
+            id="host= a dict",
+        ),
+        pytest.param(lambda: tcfg.Target(f"llvm -model={LONG}", host=f"llvm -model={LONG}"), id="host= a string"),
+        pytest.param(
+            lambda: tcfg.Target({"kind": "llvm", "model": LONG, "host": tcfg.Target(f"llvm -model={LONG}")}),
+            id="a Target host",
+        ),
+    ],
+)
+def test_a_dict_or_host_is_held_to_the_text_limit_as_a_whole(make: Any) -> None:
+    """Each value is within the limit; the target's text is not, so it would not read back: refused."""
+    with pytest.raises(tcfg.TargetError, match=f"longer than the limit of {MAX_TEXT} that every target form shares"):
+        make()
+
+
+@pytest.mark.parametrize("spec", [{"kind": "llvm", "model": "y" * 30_000, "keys": ["k"] * 1000}, {"kind": "llvm"}])
+def test_a_dict_just_within_the_limit_builds_and_reads_back(spec: dict[str, Any]) -> None:
+    target = tcfg.Target(spec)
+    assert len(str(target)) <= MAX_TEXT and len(target.to_json()) <= MAX_TEXT
+    assert tcfg.Target(str(target)) == target == tcfg.Target(target.to_json())
+
+
+def many_strings_kind(count: int) -> tcfg.Registry:
+    """A registry with kind ``wide``: ``count`` string attributes ``a0``, ``a1``, ..."""
+    from tcfg.plugin import Attr, String, TargetKind
+    from tests.fake_plugins import plugin_with
+
+    wide = TargetKind("wide", "cpu", attrs=tuple(Attr(f"a{i}", String()) for i in range(count)))
+    plugin = plugin_with("wide", tcfg_register_kinds=lambda register: register(wide))
+    return tcfg.Registry(plugins=[plugin], autoload=False)
+
+
+def test_many_short_values_are_measured_when_together_they_may_be_too_long() -> None:
+    """No value counts as long, but 200 of them can print past the limit: the shape says measure."""
+    registry = many_strings_kind(200)
+    escaped = {"kind": "wide", **{f"a{i}": "\x01" * 60 for i in range(200)}}
+    with pytest.raises(tcfg.TargetError, match="longer than the limit"):
+        tcfg.Target(escaped, registry=registry)
+    plain = {"kind": "wide", **{f"a{i}": "v" * 60 for i in range(200)}}
+    assert tcfg.Target(str(tcfg.Target(plain, registry=registry)), registry=registry).attrs["a199"] == "v" * 60
+
+
+def test_a_long_tag_with_long_overrides_is_measured() -> None:
+    from tests.fake_plugins import plugin_with
+
+    def tags(register: Any) -> None:
+        register("big/one", {"kind": "llvm", "model": "m" * 40_000}, description="long", source="test")
+
+    registry = tcfg.Registry(plugins=[plugin_with("big", tcfg_register_tags=tags)], autoload=False)
+    assert len(str(tcfg.Target({"tag": "big/one", "keys": ["k"]}, registry=registry))) > 40_000
+    with pytest.raises(tcfg.TargetError, match="longer than the limit"):
+        tcfg.Target({"tag": "big/one", "keys": ["k" * 40_000]}, registry=registry)
+
+
+def test_only_a_dict_that_may_be_too_long_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Measuring prints the target (more than building it costs): short dicts skip it."""
+    from tcfg import _engine_build
+
+    measured: list[Any] = []
+    real = _engine_build._check_size
+    monkeypatch.setattr(_engine_build, "_check_size", lambda target, text: measured.append(text) or real(target, text))
+    registry = tcfg.Registry(autoload=False)
+    short = {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "keys": ["cpu"] * 16}
+    tcfg.Target(short, registry=registry)
+    assert measured == []
+    for long in ({**short, "model": "m" * 65}, {**short, "keys": ["cpu"] * 17}, {**short, "host": "llvm"}):
+        tcfg.Target(long, registry=registry)
+        assert measured == [long]
+        measured.clear()
+
+
+def test_a_check_outside_the_builder_takes_long_values() -> None:
+    """Plugins check values with their own context (or None): only the builder's counting one signals."""
+    from tcfg.plugin import String, StringList
+
+    assert String().check("s" * 1000, None) == "s" * 1000  # type: ignore[arg-type]
+    assert StringList().check(["s"] * 100, None) == ("s",) * 100  # type: ignore[arg-type]

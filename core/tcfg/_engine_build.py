@@ -27,7 +27,7 @@ from tcfg._base_errors import (
 from tcfg._base_features import FeatureValue
 from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
-from tcfg._model_schema import Attr, InvalidValue, TargetList
+from tcfg._model_schema import Attr, InvalidValue, LongValue, TargetList
 from tcfg._model_target import Target
 
 TYPE_CHECKING = False
@@ -62,10 +62,11 @@ class BuildState:
     set of attribute names (canonical order, the names the parser reads), by ``(kind,
     compiler, names as given)``. ``option_words``: per kind, option words of target
     strings (``-name=text``) and their ``(name, value)``. ``contexts``: the build
-    contexts of attribute values, by nesting depth.
+    contexts of attribute values, by nesting depth; ``counting``: the one for a dict read
+    at the outermost level (see :class:`~tcfg._model_schema.LongValue`).
     """
 
-    __slots__ = ("contexts", "option_words", "parse_memo", "shapes", "vetted")
+    __slots__ = ("contexts", "counting", "option_words", "parse_memo", "shapes", "vetted")
 
     def __init__(self) -> None:
         self.parse_memo: Memo[tuple[Any, ...], tuple[_Prepared, dict[str, Any]]] = Memo(MEMO_LIMIT)
@@ -73,6 +74,7 @@ class BuildState:
         self.shapes: Memo[tuple[str | None, ...], _Shape] = Memo(MEMO_LIMIT)
         self.option_words: dict[str, Memo[str, tuple[str, Any]]] = {}
         self.contexts: dict[int, _Nested] = {}
+        self.counting: _Nested | None = None
 
 
 def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
@@ -80,14 +82,12 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
     if depth > MAX_DEPTH:
         raise _TooDeep
     try:
-        if type(spec) is dict:
-            target = _read_dict(registry, spec, None, depth)
+        if type(spec) is dict or (isinstance(spec, Mapping) and not isinstance(spec, (str, Target))):
+            target = from_dict(registry, spec) if depth == 0 else _read_dict(registry, spec, None, depth)
         elif isinstance(spec, str):
             target = from_text(registry, spec, depth)
         elif isinstance(spec, Target):
             target = spec
-        elif isinstance(spec, Mapping):
-            target = _read_dict(registry, spec, None, depth)
         else:
             raise TargetError(
                 f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
@@ -95,6 +95,8 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
             )
         if host is not None:
             target = with_attrs(target, {"host": build(registry, host, None, depth + 1)})
+            if depth == 0:  # each part is within the limit; together they may not be
+                _check_size(target, spec)
     except _TooDeep:
         if depth:
             raise
@@ -183,12 +185,12 @@ def _check_length(text: str) -> None:
 
 
 class _Nested:
-    """The :class:`~tcfg._model_schema.BuildContext` of one nesting level."""
+    """The :class:`~tcfg._model_schema.BuildContext` of one nesting level (``counts``: see BuildState)."""
 
-    __slots__ = ("depth", "registry")
+    __slots__ = ("counts", "depth", "registry")
 
-    def __init__(self, registry: Registry, depth: int) -> None:
-        self.registry, self.depth = registry, depth
+    def __init__(self, registry: Registry, depth: int, counts: bool = False) -> None:
+        self.registry, self.depth, self.counts = registry, depth, counts
 
     def __call__(self, spec: Any) -> Target:
         if self.depth == 0:
@@ -249,7 +251,7 @@ def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = Fa
             + ", ".join(repr(k) for k in registry.list_kinds()[:6])
         )
     if stripped[0] == "{":
-        return _read_dict(registry, _load_json(stripped), stripped, depth)
+        return _read_dict(registry, _load_json(stripped), stripped, depth)  # measured by the caller if long
     if "'" not in text and '"' not in text and "\\" not in text and "(" not in text:
         made = _from_words(registry, stripped.split(), text, depth)
         if made is not None:
@@ -433,15 +435,40 @@ def _attr(
     )
 
 
-def from_dict(registry: Registry, data: dict[str, Any]) -> Target:
-    """The target of a dict at the outermost level (:func:`build` of a dict without a host)."""
+def from_dict(registry: Registry, data: Mapping[str, Any]) -> Target:
+    """The target of a dict at the outermost level (:func:`build` of a dict without a host).
+
+    A dict has no length of its own to hold to :data:`MAX_TEXT`, and measuring each
+    target's canonical text would cost more than building it. So the dict is read in a
+    counting context first, where a long value (a long string, a long list, a nested
+    target; see :class:`~tcfg._model_schema.LongValue`) or a long tag stops the read; the
+    dict is then read again and its target's canonical text measured. A target of short
+    values is measured only when its attribute names allow a long text all the same
+    (see :func:`_new_shape`).
+    """
     try:
-        return _read_dict(registry, data, None, 0)
+        try:
+            return _read_dict(registry, data, None, 0, True)  # positional: a keyword costs a little
+        except LongValue:
+            return _read_dict(registry, data, None, 0, long_values=True)
     except _TooDeep:
         raise _too_deep(data) from None
 
 
-def _read_dict(registry: Registry, data: Any, source: str | None, depth: int) -> Target:
+def _counting_context(registry: Registry) -> _Nested:
+    context = registry.build_state.counting = _Nested(registry, 0, counts=True)
+    return context
+
+
+def _read_dict(
+    registry: Registry,
+    data: Any,
+    source: str | None,
+    depth: int,
+    counting: bool = False,
+    long_values: bool = False,
+) -> Target:
+    """The target of ``data``, a dict (or JSON ``source`` decoded); ``counting``: see :func:`from_dict`."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
             f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"
@@ -457,6 +484,8 @@ def _read_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         entry = registry.find_tag(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
             raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
+        if counting and _long_text(entry.target):
+            raise LongValue
         kind, base = entry.target.kind, entry.target.config
     else:
         found = kinds.get(kind_name) if type(kind_name) is str else None
@@ -475,12 +504,13 @@ def _read_dict(registry: Registry, data: Any, source: str | None, depth: int) ->
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else _compiler(registry, kind, compiler_name, text)
-    nested = registry.build_state.contexts.get(depth) or nested_context(registry, depth)
+    if counting:
+        nested = registry.build_state.counting or _counting_context(registry)
+    else:
+        nested = registry.build_state.contexts.get(depth) or nested_context(registry, depth)
     table = kind._table
     given: dict[str, Any] = {}
     skip = "kind" if base is None else "tag"  # the key that chose the kind or the tag
-    # JSON text over half the limit has its canonical text measured (see finish)
-    long_values = depth == 0 and source is not None and len(source) > MAX_TEXT // 2
     for key, value in data.items():
         if key == skip:
             continue
@@ -561,9 +591,9 @@ def finish(
 ) -> Target:
     """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target.
 
-    At the outermost level (``depth`` 0) the canonical text of a target that holds a list
-    of targets (a composite's devices), or whose input had ``long_values`` (JSON text over
-    half of :data:`MAX_TEXT`), is measured against :data:`MAX_TEXT`.
+    At the outermost level (``depth`` 0) the canonical text of a target is measured
+    against :data:`MAX_TEXT` when its input had ``long_values`` (see :func:`from_dict`) or
+    its shape says its text may be long (see :func:`_new_shape`).
     """
     if kind._aliases and not kind._aliases.keys().isdisjoint(attrs):
         attrs = _canonical_names(kind, attrs, text)
@@ -617,9 +647,14 @@ def finish(
         if defaults.get(name, _MISSING) != value:
             config[name] = value
     made = Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
-    if long_values or (shape.nests and depth == 0):
+    if long_values or (shape.measure and depth == 0):
         _check_size(made, text)
     return made
+
+
+def _long_text(target: Target) -> bool:
+    """Whether ``target``'s canonical text is over half of :data:`MAX_TEXT` (printed once, then remembered)."""
+    return max(len(str(target)), len(target.to_json())) > MAX_TEXT // 2
 
 
 def _check_size(target: Target, text: Any) -> None:
@@ -777,26 +812,33 @@ class _Shape:
     compiler's), without repeats. ``reads``: a string naming the kind, the compiler and
     which of the attributes the kind's parser reads are among the names; a parse-memo
     key is it and their values (``pick``: None if there are none), so targets that
-    differ in other names share parses. ``nests``: some name holds a list of targets
-    (devices), so the canonical text is measured. (A slotted class: the builder reads
-    these on every target, faster than a named tuple's fields.)
+    differ in other names share parses. ``measure``: an outermost target of this shape has
+    its canonical text measured (see :func:`_new_shape`). (A slotted class: the builder
+    reads these on every target, faster than a named tuple's fields.)
     """
 
-    __slots__ = ("nests", "order", "pick", "reads")
+    __slots__ = ("measure", "order", "pick", "reads")
 
     def __init__(
-        self, order: tuple[str, ...], reads: str, pick: Callable[[Mapping[str, Any]], Any] | None, nests: bool
+        self, order: tuple[str, ...], reads: str, pick: Callable[[Mapping[str, Any]], Any] | None, measure: bool
     ) -> None:
         self.order = order
         self.reads = reads
         self.pick = pick
-        self.nests = nests
+        self.measure = measure
 
 
 def _new_shape(
     registry: Registry, key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
 ) -> _Shape:
-    """The shape of ``names``, remembered under ``key``."""
+    """The shape of ``names``, remembered under ``key``.
+
+    Its targets are measured when a name holds a list of targets (a composite's devices:
+    text input holds each device within the limit, not their sum), or when values of
+    these names that a counting context accepts (see :func:`from_dict`) may still print
+    longer than half of :data:`MAX_TEXT` together (many names, or a type without a
+    :meth:`~tcfg._model_schema.AttrType.text_bound`).
+    """
     rank = kind._rank
     if compiler is None:
         order = tuple(sorted(set(names), key=rank.__getitem__))
@@ -806,8 +848,15 @@ def _new_shape(
     reads = [name for name in kind.parse_reads if name in order]
     signature = " ".join((kind.name, compiler.name if compiler else "", *reads))  # names hold no spaces
     table = kind._table if compiler is None else {**compiler.table, **kind._table}
-    nests = any(isinstance(table[name].type, TargetList) for name in order if name in table)
-    shape = _Shape(order, signature, itemgetter(*reads) if reads else None, nests)
+    types = [table[name].type for name in order if name in table]
+    bounds = [kind_type.text_bound() for kind_type in types]
+    measure = (
+        any(isinstance(kind_type, TargetList) for kind_type in types)
+        or None in bounds
+        or len(kind.name) + sum(len(name) + len(' -"":=,') for name in order) + sum(filter(None, bounds))
+        > MAX_TEXT // 2
+    )
+    shape = _Shape(order, signature, itemgetter(*reads) if reads else None, measure)
     registry.build_state.shapes.put(key, shape)
     return shape
 

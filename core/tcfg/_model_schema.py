@@ -36,18 +36,26 @@ __all__ = [
     "Integer",
     "IntegerChoice",
     "InvalidValue",
+    "LongValue",
     "String",
     "StringList",
     "TargetList",
     "TargetValue",
     "BuildContext",
+    "FEW_ITEMS",
+    "SHORT_TEXT",
 ]
 
 
 class BuildContext(Protocol):
-    """What attribute types get from the target builder: nested targets and the registry."""
+    """What attribute types get from the target builder: nested targets and the registry.
+
+    A context whose ``counts`` is true reads a dict at the outermost level: there a check
+    raises :class:`LongValue` for a value longer than :meth:`AttrType.text_bound` allows.
+    """
 
     registry: Registry
+    counts: bool
 
     def __call__(self, spec: Any) -> Target:
         """The nested target for ``spec`` (one level deeper)."""
@@ -62,6 +70,30 @@ _MATCHED_LIMIT = 1024
 
 class InvalidValue(Exception):
     """A value the attribute type refuses; the builder adds the input and position."""
+
+
+#: In a dict read at the outermost level, a string longer than this or a list of more items
+#: counts as long: the builder then measures the target's canonical text (see LongValue).
+SHORT_TEXT = 64
+FEW_ITEMS = 16
+#: The most characters one character of a value takes in canonical text: a control
+#: character is six in JSON (``\u0001``).
+_ESCAPED = 6
+
+
+class LongValue(Exception):
+    """Raised by a check in a counting context (``build.counts``) for a value over its short bound.
+
+    The builder then reads the dict again in an ordinary context and measures the whole
+    target's canonical text against ``MAX_TEXT``: a dict, unlike a string, has no length
+    of its own to hold to the limit, and measuring every target would cost more than
+    building it.
+    """
+
+
+def _counts(build: object) -> bool:
+    """Whether ``build`` is a counting context (plugins may check values with ``None``)."""
+    return getattr(build, "counts", False) is True
 
 
 def _type_name(value: object) -> str:
@@ -103,6 +135,12 @@ class AttrType(ABC):
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of this type's JSON form."""
 
+    def text_bound(self) -> int | None:
+        """The most characters a value takes in canonical text (``str`` or JSON) when :meth:`check`
+        accepted it in a counting context without :class:`LongValue`; None: no bound (the
+        builder measures every outermost target that has such a value)."""
+        return None
+
     @property
     def is_flag(self) -> bool:
         """Whether the string grammar accepts a bare ``-key`` for this type."""
@@ -136,8 +174,11 @@ class String(AttrType):
         # Attribute reads only, no __getattr__ (a class with one loses CPython's fast attribute path).
         if type(value) is not str and not isinstance(value, str):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
-        if len(value) > MAX_TEXT:
-            raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
+        if len(value) > SHORT_TEXT:
+            if len(value) > MAX_TEXT:
+                raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
+            if _counts(build):
+                raise LongValue
         if self._source is not None and value not in self._matched:
             self._match(value)
         return value
@@ -156,6 +197,9 @@ class String(AttrType):
         if self._source is not None:
             schema["pattern"] = f"^(?:{self._source})$"
         return schema
+
+    def text_bound(self) -> int:
+        return _ESCAPED * SHORT_TEXT + 2
 
 
 class Integer(AttrType):
@@ -187,6 +231,9 @@ class Integer(AttrType):
 
     def to_text(self, value: Any) -> str:
         return str(value)
+
+    def text_bound(self) -> int:
+        return len(str(_INT64.start))
 
     def json_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "integer"}
@@ -223,6 +270,9 @@ class Boolean(AttrType):
     def json_schema(self) -> dict[str, Any]:
         return {"type": "boolean"}
 
+    def text_bound(self) -> int:
+        return len("false")
+
     @property
     def is_flag(self) -> bool:
         return True
@@ -245,6 +295,9 @@ class Choice(AttrType):
 
     def json_schema(self) -> dict[str, Any]:
         return {"type": "string", "enum": list(self.choices)}
+
+    def text_bound(self) -> int:
+        return _ESCAPED * max(map(len, self.choices), default=0) + 2
 
 
 class IntegerChoice(Integer):
@@ -279,6 +332,8 @@ class StringList(AttrType):
     def check(self, value: Any, build: BuildContext) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        if len(value) > FEW_ITEMS and _counts(build):
+            raise LongValue
         check = self.item.check
         try:
             return tuple([check(part, build) for part in value])  # a list is built faster than a generator runs
@@ -296,6 +351,9 @@ class StringList(AttrType):
     def json_schema(self) -> dict[str, Any]:
         return {"type": "array", "items": self.item.json_schema()}
 
+    def text_bound(self) -> int:
+        return FEW_ITEMS * (self.item.text_bound() + len(", ")) + 2
+
 
 class TargetValue(AttrType):
     """A nested target (``-host='llvm -mcpu=...'``, or a dict/JSON/Target in dict input)."""
@@ -307,6 +365,8 @@ class TargetValue(AttrType):
         return build(raw.text)
 
     def check(self, value: Any, build: BuildContext) -> Target:
+        if _counts(build):  # the nested target's size is known only once it is printed
+            raise LongValue
         return build(value)
 
     def to_text(self, value: Any) -> str:
@@ -318,6 +378,9 @@ class TargetValue(AttrType):
 
     def json_schema(self) -> dict[str, Any]:
         return {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/target"}]}
+
+    def text_bound(self) -> int:
+        return 0  # never accepted in a counting context
 
 
 class TargetList(AttrType):
@@ -332,6 +395,8 @@ class TargetList(AttrType):
     def check(self, value: Any, build: BuildContext) -> tuple[Target, ...]:
         if not isinstance(value, (list, tuple)):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
+        if _counts(build):
+            raise LongValue
         return tuple(build(part) for part in value)
 
     def to_text(self, value: Any) -> str:
@@ -342,6 +407,9 @@ class TargetList(AttrType):
 
     def json_schema(self) -> dict[str, Any]:
         return {"type": "array", "items": TargetValue().json_schema()}
+
+    def text_bound(self) -> int:
+        return 0  # never accepted in a counting context
 
 
 class Attr(Record):
