@@ -228,16 +228,28 @@ def test_many_short_values_are_measured_when_together_they_may_be_too_long() -> 
     assert tcfg.Target(str(tcfg.Target(plain, registry=registry)), registry=registry).attrs["a199"] == "v" * 60
 
 
-def test_a_long_tag_with_long_overrides_is_measured() -> None:
+def test_a_long_tag_with_short_overrides_is_measured() -> None:
+    """A plugin's tag prints 60,000 characters; short overrides that print 6,000 more are too many."""
     from tests.fake_plugins import plugin_with
 
     def tags(register: Any) -> None:
-        register("big/one", {"kind": "llvm", "model": "m" * 40_000}, description="long", source="test")
+        register("big/one", {"kind": "llvm", "model": "m" * 60_000}, description="long", source="test")
 
     registry = tcfg.Registry(plugins=[plugin_with("big", tcfg_register_tags=tags)], autoload=False)
-    assert len(str(tcfg.Target({"tag": "big/one", "keys": ["k"]}, registry=registry))) > 40_000
+    assert len(str(tcfg.Target({"tag": "big/one", "keys": ["k"]}, registry=registry))) > 60_000
     with pytest.raises(tcfg.TargetError, match="longer than the limit"):
-        tcfg.Target({"tag": "big/one", "keys": ["k" * 40_000]}, registry=registry)
+        tcfg.Target({"tag": "big/one", "keys": ["\x01" * 64] * 16}, registry=registry)
+
+
+def test_a_tag_registered_again_with_a_long_config_is_measured_again() -> None:
+    """The builder remembers which tags print short, per tag target: a new registration is looked at anew."""
+    registry = tcfg.Registry(autoload=False)
+    registry.register_tag("my/board", {"kind": "llvm", "model": "short"})
+    override = {"tag": "my/board", "keys": ["\x01" * 64] * 16}  # short values, 6,000 characters of JSON
+    assert tcfg.Target(override, registry=registry).attrs["model"] == "short"
+    registry.register_tag("my/board", {"kind": "llvm", "model": "m" * 60_000}, override=True)
+    with pytest.raises(tcfg.TargetError, match="longer than the limit"):
+        tcfg.Target(override, registry=registry)
 
 
 def test_only_a_dict_that_may_be_too_long_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:

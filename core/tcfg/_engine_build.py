@@ -63,10 +63,12 @@ class BuildState:
     compiler, names as given)``. ``option_words``: per kind, option words of target
     strings (``-name=text``) and their ``(name, value)``. ``contexts``: the build
     contexts of attribute values, by nesting depth; ``counting``: the one for a dict read
-    at the outermost level (see :class:`~tcfg._model_schema.LongValue`).
+    at the outermost level (see :class:`~tcfg._model_schema.LongValue`). ``short_tags``:
+    the targets of tags whose canonical text is at most half of ``MAX_TEXT``, by the name
+    a dict gave (a tag registered again has another target).
     """
 
-    __slots__ = ("contexts", "counting", "option_words", "parse_memo", "shapes", "vetted")
+    __slots__ = ("contexts", "counting", "option_words", "parse_memo", "shapes", "short_tags", "vetted")
 
     def __init__(self) -> None:
         self.parse_memo: Memo[tuple[Any, ...], tuple[_Prepared, dict[str, Any]]] = Memo(MEMO_LIMIT)
@@ -75,6 +77,7 @@ class BuildState:
         self.option_words: dict[str, Memo[str, tuple[str, Any]]] = {}
         self.contexts: dict[int, _Nested] = {}
         self.counting: _Nested | None = None
+        self.short_tags: Memo[str, Target] = Memo(MEMO_LIMIT)
 
 
 def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
@@ -484,8 +487,10 @@ def _read_dict(
         entry = registry.find_tag(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
             raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
-        if counting and _long_text(entry.target):
-            raise LongValue
+        if counting and registry.build_state.short_tags.get(tag_name) is not entry.target:
+            if _long_text(entry.target):
+                raise LongValue
+            registry.build_state.short_tags.put(tag_name, entry.target)
         kind, base = entry.target.kind, entry.target.config
     else:
         found = kinds.get(kind_name) if type(kind_name) is str else None

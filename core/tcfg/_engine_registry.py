@@ -821,10 +821,16 @@ class Registry:
         return sorted(self.kinds)
 
     def find_kind(self, name: str) -> TargetKind | None:
-        """The kind ``name`` (loading the plugin that declares it), or None."""
-        self._ensure()
+        """The kind ``name`` (loading the plugin that declares it), or None.
+
+        A tag's name at the head of a target string is looked up here first, so a name
+        that no pending plugin declares costs one lookup (after the first load, only a
+        pending plugin's manifest can add a kind).
+        """
+        if not self._loaded:
+            self._ensure()
         kind = self.kinds.get(name)
-        if kind is None and self._need("kind", name):
+        if kind is None and ("kind", name) in self._providers and self._need("kind", name):
             kind = self.kinds.get(name)
         return kind
 
