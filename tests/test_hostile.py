@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import threading
 import time
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 import tcfg
 from tcfg._engine_build import MAX_DEPTH, MAX_TEXT
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
+from tests.threads import at_once
 
 
 def nested(levels: int, key: str) -> dict[str, Any]:
@@ -94,23 +94,7 @@ def test_unicode_look_alikes_get_clear_errors(core: tcfg.Registry, text: str, hi
 def test_threads_building_while_plugins_load_see_identical_results() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()], autoload=False)
     specs = ["accel -gen=2", "acme/a2,board-1.0", "llvm -mtriple=riscv64 -mcpu=toy-v -model=m", "c -mcpu=toy-v"]
-    barrier = threading.Barrier(8)
-    results: list[list[str]] = []
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            barrier.wait()
-            results.append([tcfg.Target(s, registry=reg).to_json() for s in specs * 25])
-        except BaseException as exc:  # collected and asserted below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    results = at_once(8, lambda: [tcfg.Target(s, registry=reg).to_json() for s in specs * 25])
     assert len(results) == 8 and all(r == results[0] for r in results)
     assert [r.status for r in reg.plugins()] == ["loaded"] * 4
 
@@ -258,7 +242,12 @@ def test_only_a_dict_that_may_be_too_long_is_measured(monkeypatch: pytest.Monkey
 
     measured: list[Any] = []
     real = _engine_build._check_size
-    monkeypatch.setattr(_engine_build, "_check_size", lambda target, text: measured.append(text) or real(target, text))
+
+    def check_size(target: tcfg.Target, text: Any) -> None:
+        measured.append(text)
+        real(target, text)
+
+    monkeypatch.setattr(_engine_build, "_check_size", check_size)
     registry = tcfg.Registry(autoload=False)
     short = {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "keys": ["cpu"] * 16}
     tcfg.Target(short, registry=registry)

@@ -97,29 +97,10 @@ def test_an_aarch64_target_imports_its_plugin_alone_and_no_heavy_module() -> Non
 
 
 def test_threads_that_query_a_fresh_registry_at_once_all_wait_for_its_load() -> None:
-    import threading
+    from functools import partial
+
+    from tests.threads import at_once
 
     for _ in range(10):
-        reg = Registry()
-        got: list[str] = []
-        errors: list[BaseException] = []
-        start = threading.Barrier(4)
-
-        def query(
-            reg: Registry = reg,
-            got: list[str] = got,
-            errors: list[BaseException] = errors,
-            start: threading.Barrier = start,
-        ) -> None:
-            start.wait()
-            try:
-                got.append(str(reg.target("llvm -mtriple=x86_64-linux-gnu -num-cores=2")))
-            except BaseException as exc:
-                errors.append(exc)
-
-        threads = [threading.Thread(target=query) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert errors == [] and len(set(got)) == 1 and len(got) == 4
+        got = at_once(4, partial(Registry.target, Registry(), "llvm -mtriple=x86_64-linux-gnu -num-cores=2"))
+        assert len({str(t) for t in got}) == 1 and len(got) == 4
