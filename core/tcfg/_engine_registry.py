@@ -173,8 +173,10 @@ class Registry:
     # fastest (an instance dict of this many keys is no longer a shared-key dict).
     __slots__ = (
         "_autoload",
+        "_busy",
         "_cache",
         "_compilers",
+        "_complete",
         "_components",
         "_dicts",
         "_environ",
@@ -191,6 +193,7 @@ class Registry:
         "_parser_ranks",
         "_parsers",
         "_pending",
+        "_provided",
         "_providers",
         "_rank",
         "_records",
@@ -220,7 +223,8 @@ class Registry:
         self._reset()
 
     def _reset(self) -> None:
-        self._loaded = self._loading = False
+        self._loaded = self._loading = self._complete = False
+        self._busy = 0  # loads of this thread under way (see _guarded)
         #: The live ``name -> TargetKind`` table of the loaded plugins, which the target builder
         #: reads directly (a miss calls :meth:`find_kind`); builds run after the first load.
         self.kinds: dict[str, TargetKind] = {}
@@ -251,6 +255,8 @@ class Registry:
         #: The loaded plugins' registrations, and those whose tags are not loaded yet.
         self._stages: dict[str, _Stage] = {}
         self._untagged: set[str] = set()
+        #: ``(space, name)`` keys whose declaring plugins are all loaded (see :meth:`_need`).
+        self._provided: set[tuple[str, str]] = set()
         #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
         #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_again`); cleared with the tags.
@@ -276,22 +282,28 @@ class Registry:
 
     def _ensure_tags(self) -> None:
         """Load everything: every plugin and every tag."""
+        if self._complete:
+            return  # no lock to take: once everything is loaded, nothing is pending again
         self._ensure()
         with self._lock:  # waits for another thread's load
             if self._pending or self._untagged:
                 self._guarded(self._load_everything)
+            # not while a load this thread runs is still under way (its plugin is no longer pending)
+            self._complete = not self._busy and self._loaded and not self._pending and not self._untagged
 
     def _load_everything(self) -> None:
         self._load_pending(list(self._pending))
         self._load_tags(list(self._untagged))
 
     def _guarded(self, load: Callable[[], object]) -> None:
-        """Run ``load``; if it raises (a ``KeyboardInterrupt`` mid-load), forget everything loaded."""
+        """Run ``load``, holding the lock; if it raises (a ``KeyboardInterrupt`` mid-load), forget all loaded."""
+        self._busy += 1
         try:
             load()
         except BaseException:
-            self._reset()
+            self._reset()  # _busy too
             raise
+        self._busy -= 1
 
     def _is_strict(self) -> bool:
         if self._strict is not None:
@@ -411,14 +423,22 @@ class Registry:
         return True
 
     def _need(self, space: str, name: str) -> bool:
-        """Load the pending plugins that declare ``name`` in ``space``; whether any was loaded."""
+        """Load the pending plugins that declare ``name`` in ``space``; whether any declares it.
+
+        A name whose plugins are loaded is remembered, and answered without the lock.
+        """
+        key = (space, name)
+        if key in self._provided:
+            return True
         self._ensure()
-        providers = self._providers.get((space, name))
+        providers = self._providers.get(key)
         if not providers:
             return False
         with self._lock:  # waits for another thread's load of one of them
             if any(p in self._pending for p in providers):
                 self._guarded(partial(self._load_pending, providers))
+            if not self._busy:  # (see _ensure_tags)
+                self._provided.add(key)
         return True
 
     def _need_space(self, space: str) -> None:

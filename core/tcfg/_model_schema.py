@@ -160,11 +160,10 @@ class String(AttrType):
     @property
     def pattern(self) -> re.Pattern[str] | None:
         """The compiled pattern, or None for any text."""
-        if self._source is None:
-            return None
-        regex = self._regex
-        if regex is None:
-            regex = self._regex = re.compile(self._source)
+        return None if self._source is None else self._regex or self._compile(self._source)
+
+    def _compile(self, source: str) -> re.Pattern[str]:
+        regex = self._regex = re.compile(source)
         return regex
 
     def from_text(self, raw: RawValue, build: BuildContext) -> str:
@@ -179,18 +178,18 @@ class String(AttrType):
                 raise InvalidValue(f"expects {self.description} of at most {MAX_TEXT} characters, got {len(value)}")
             if _counts(build):
                 raise LongValue
-        if self._source is not None and value not in self._matched:
-            self._match(value)
+        source = self._source
+        if source is not None and value not in self._matched:
+            if not (self._regex or self._compile(source)).fullmatch(value):
+                raise InvalidValue(self._mismatch(value))
+            self._matched.put(value, True)
         return value
 
-    def _match(self, value: str) -> None:
-        """Refuse ``value`` unless it matches the pattern; remember it if it does."""
-        pattern = self.pattern
-        if pattern is not None and not pattern.fullmatch(value):
-            odd = next((c for c in value if not c.isascii()), None)
-            note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
-            raise InvalidValue(f"expects {self.description}, got {value!r}{note}")
-        self._matched.put(value, True)
+    def _mismatch(self, value: str) -> str:
+        """Why ``value`` does not match the pattern."""
+        odd = next((c for c in value if not c.isascii()), None)
+        note = f" (it contains the non-ASCII character {odd!r}, U+{ord(odd):04X})" if odd else ""
+        return f"expects {self.description}, got {value!r}{note}"
 
     def json_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "string"}
