@@ -281,7 +281,7 @@ def test_the_classes_the_builder_reads_keep_the_fast_attribute_path() -> None:
 
 
 def test_a_pattern_is_compiled_when_first_used_and_checks_as_before() -> None:
-    from tcfg._model_schema import InvalidValue
+    from tcfg.plugin import InvalidValue
 
     word = String(r"[a-z]+", "lower-case letters")
     assert word._regex is None
