@@ -124,23 +124,29 @@ def installed_entry_points(group: str, path: Sequence[str] | None = None) -> lis
             declared: dict[str, set[tuple[str, str]]] = {}
             for key, value in _section(text, PROVIDES):
                 space, _, name = key.partition(".")
-                declared.setdefault(value, set()).add((space, name))
-            found += [
-                EntryPoint(n, v, dist, version, frozenset(declared[v]) if v in declared else None)
-                for n, v in _section(text, group)
-            ]
+                declared.setdefault(_object_path(value), set()).add((space, name))
+            for entry_name, value in _section(text, group):
+                provided = declared.get(_object_path(value))
+                found.append(
+                    EntryPoint(entry_name, value, dist, version, None if provided is None else frozenset(provided))
+                )
     return found
 
 
 def load_object(value: str) -> object:
-    """The object an entry point names (``package.module`` or ``package.module:attr.sub``)."""
-    module_name, _, attrs = value.partition(":")
+    """The object an entry point names (``package.module`` or ``package.module:attr.sub``; ``[extras]`` ignored)."""
+    module_name, _, attrs = _object_path(value).partition(":")
     module_name = module_name.strip()
     __import__(module_name)
     obj: object = sys.modules[module_name]
     for attr in filter(None, attrs.strip().split(".")):
         obj = getattr(obj, attr)
     return obj
+
+
+def _object_path(value: str) -> str:
+    """An entry point's value without its ``[extras]`` (which name optional dependencies, not the object)."""
+    return value.split("[", 1)[0].strip()
 
 
 def _normalise(name: str) -> str:
@@ -167,7 +173,10 @@ def _identity(meta: str, suffix: str, stem: str) -> tuple[str, str | None]:
 
 
 def _section(text: str, group: str) -> list[tuple[str, str]]:
-    """``(name, value)`` of each entry in the ``[group]`` section of an ``entry_points.txt``."""
+    """``(name, value)`` of each entry in the ``[group]`` section of an ``entry_points.txt``.
+
+    The value is as written, ``[extras]`` included, as :mod:`importlib.metadata` gives it.
+    """
     entries, inside = [], False
     for raw in text.splitlines():
         line = raw.strip()
@@ -178,5 +187,5 @@ def _section(text: str, group: str) -> list[tuple[str, str]]:
             continue
         if inside and "=" in line:
             name, _, value = line.partition("=")
-            entries.append((name.strip(), value.split("[", 1)[0].strip()))
+            entries.append((name.strip(), value.strip()))
     return entries
