@@ -255,7 +255,8 @@ class Registry:
         #: The loaded plugins' registrations, and those whose tags are not loaded yet.
         self._stages: dict[str, _Stage] = {}
         self._untagged: set[str] = set()
-        #: ``(space, name)`` keys whose declaring plugins are all loaded (see :meth:`_need`).
+        #: ``(space, name)`` keys whose declaring plugins are all loaded (see :meth:`_need`);
+        #: ``(space, "*")``: every plugin declaring a name in the space is (see :meth:`_need_space`).
         self._provided: set[tuple[str, str]] = set()
         #: Targets built from text, by the text (and the host's text); cleared with the tags.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
@@ -442,14 +443,17 @@ class Registry:
         return True
 
     def _need_space(self, space: str) -> None:
-        """Load every pending plugin that declares a name in ``space``."""
-        self._ensure()
-        if not self._pending:
+        """Load every pending plugin that declares a name in ``space`` (remembered as done, see :meth:`_need`)."""
+        key = (space, "*")
+        if key in self._provided:
             return
+        self._ensure()
         with self._lock:
             wanted = [p for p in self._pending if any(s == space for s, _ in self._manifests[p])]
             if wanted:
                 self._guarded(partial(self._load_pending, wanted))
+            if not self._busy:
+                self._provided.add(key)
 
     def _need_tags(self, name: str) -> None:
         """Load the tags ``name`` may be one of: those of its vendor's plugins and of plugins without a manifest."""
