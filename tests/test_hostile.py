@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -163,6 +164,9 @@ LONG = "x" * 40_000  # within the limit alone; two of them are not
     [
         pytest.param(lambda: tcfg.Target({"kind": "llvm", "model": LONG, "keys": [LONG]}), id="two long values"),
         pytest.param(lambda: tcfg.Target({"kind": "llvm", "keys": ["k"] * 40_000}), id="a list of many short items"),
+        pytest.param(
+            lambda: tcfg.Target(MappingProxyType({"kind": "llvm", "model": LONG, "keys": [LONG]})), id="a mapping"
+        ),
         pytest.param(lambda: tcfg.Target({"kind": "llvm", "model": "\x01" * 20_000}), id="escapes grow in print"),
         pytest.param(
             lambda: tcfg.Target({"kind": "llvm", "model": LONG, "host": {"kind": "llvm", "model": LONG}}),

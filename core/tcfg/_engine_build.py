@@ -85,12 +85,14 @@ def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Ta
     if depth > MAX_DEPTH:
         raise _TooDeep
     try:
-        if type(spec) is dict or (isinstance(spec, Mapping) and not isinstance(spec, (str, Target))):
+        if type(spec) is dict:
             target = from_dict(registry, spec) if depth == 0 else _read_dict(registry, spec, None, depth)
         elif isinstance(spec, str):
             target = from_text(registry, spec, depth)
         elif isinstance(spec, Target):
             target = spec
+        elif isinstance(spec, Mapping):
+            target = from_dict(registry, spec) if depth == 0 else _read_dict(registry, spec, None, depth)
         else:
             raise TargetError(
                 f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
