@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
+from typing import Any
 
 import pytest
 
@@ -81,18 +82,41 @@ def test_an_unknown_name_gets_the_fully_loaded_error() -> None:
         assert errors[0] == errors[1]
 
 
-@pytest.mark.skipif("aarch64" not in MANIFESTS, reason="needs the aarch64 plugin installed")
-def test_an_aarch64_target_imports_its_plugin_alone_and_no_heavy_module() -> None:
+#: A first target of each plugin's kinds (and CPU architectures), and its plugin.
+FIRST_TARGETS = [
+    ({"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72"}, "aarch64"),
+    ("llvm -mtriple=x86_64-linux-gnu -mcpu=skylake", "x86"),
+    ("llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-x280", "riscv"),
+    ("cuda -arch=sm_80", "cuda"),
+    ("nvptx -mcpu=sm_80", "cuda"),
+    ("rocm -mcpu=gfx942", "rocm"),
+    ("vulkan", "gpuapi"),
+    ("opencl -device=adreno", "gpuapi"),
+    ("webgpu", "gpuapi"),
+    ("metal", "apple"),
+    ("hexagon -mcpu=hexagonv73", "hexagon"),
+    ("trn", "aws"),
+]
+
+
+@pytest.mark.parametrize(("spec", "plugin"), FIRST_TARGETS, ids=[str(spec).split()[0] for spec, _ in FIRST_TARGETS])
+def test_a_first_target_imports_its_plugin_alone_and_no_heavy_module(spec: Any, plugin: str) -> None:
+    """A fresh process building one target loads only its plugin, and none of typing, dataclasses, pluggy, ...
+
+    (Each costs a fresh process milliseconds: see docs/performance.md.)
+    """
+    if plugin not in MANIFESTS:
+        pytest.skip(f"needs the {plugin} plugin installed")
     code = (
         "import sys, tcfg\n"
-        "t = tcfg.Target({'kind': 'llvm', 'mtriple': 'aarch64-linux-gnu', 'mcpu': 'cortex-a72'})\n"
-        "assert t.features.neon\n"
+        f"t = tcfg.Target({spec!r})\n"
+        "dict(t.features)\n"
         "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')}))\n"
         "heavy = {'pluggy', 'inspect', 'dataclasses', 'importlib.metadata', 'marshmallow', 'typing'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[0] == "['tcfg_aarch64']"
+    assert out[0] == f"['tcfg_{plugin}']"
     assert out[1] == "[]"
 
 

@@ -33,7 +33,9 @@ from tcfg.hookspecs import TagRegistrar, TagSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NamedTuple
+else:  # typing's, without importing typing (see tcfg._base_typing): for plugins' own records
+    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen, LLVMCodegen
@@ -60,6 +62,7 @@ __all__ = [
     "LLVMCodegen",
     "Library",
     "LongValue",
+    "NamedTuple",
     "String",
     "StringList",
     "TagRegistrar",

@@ -12,7 +12,6 @@ given). Without it, the limits of every family apply.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -26,6 +25,10 @@ from tcfg.plugin import (
     TargetKind,
 )
 from tcfg_apple.families import family, family_names
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["FEATURES", "METAL", "parse_metal"]
 

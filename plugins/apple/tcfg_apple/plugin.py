@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_apple.kind import METAL
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tcfg.plugin import Codegen
 
 __all__ = ["tcfg_codegen", "tcfg_register_kinds", "tcfg_register_tags"]
 

@@ -8,9 +8,11 @@ on-chip SBUF and PSUM memories), and the bytes of SBUF and PSUM in each partitio
 
 from __future__ import annotations
 
-from typing import Any
-
 from tcfg.plugin import Attr, AttributeValueError, Derived, DeriveRequest, Integer, TargetKind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["TRN", "parse_trn"]
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Any
 
-from tcfg.plugin import TargetError, describe_choices, package_json
+from tcfg.plugin import NamedTuple, TargetError, describe_choices, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ArchInfo",
@@ -28,8 +30,7 @@ __all__ = [
 _CODE = re.compile(r"(sm|compute)_([1-9][0-9]?)([0-9])([af]?)\Z")
 
 
-@dataclass(frozen=True)
-class ArchInfo:
+class ArchInfo(NamedTuple):
     """One row of the arch table (see ``data/arches.json`` and the script that makes it)."""
 
     name: str
@@ -109,8 +110,7 @@ def arch_info(name: str) -> ArchInfo:
     return info
 
 
-@dataclass(frozen=True)
-class CodeArch:
+class CodeArch(NamedTuple):
     """A compiled-code arch: ``sm_...`` (cubin, SASS) or ``compute_...`` (PTX, JIT-compiled)."""
 
     info: ArchInfo

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -29,6 +28,10 @@ from tcfg.plugin import (
     package_json,
 )
 from tcfg_cuda.arch import arch_info, runs_on
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CUDA_GRAPH", "compilers", "libraries"]
 

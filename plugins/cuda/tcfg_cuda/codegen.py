@@ -1,17 +1,19 @@
 """The CUDA codegen configuration: arch, PTX ISA, nvcc/NVRTC options, CUDA C++ to PTX, and its
-forms for MLIR, IREE and Triton (through the arch's NVPTX codegen, :mod:`tcfg_cuda.nvptx`)."""
+forms for MLIR, IREE and Triton (through the arch's NVPTX codegen, :mod:`tcfg_cuda.nvptx_codegen`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from tcfg.plugin import Codegen, TargetError
 from tcfg_cuda.arch import ArchInfo, arch_info
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tcfg_cuda.nvptx import NvptxCodegen
+    from typing import Any
+
+    from tcfg_cuda.nvptx_codegen import NvptxCodegen
 
 __all__ = ["CudaCodegen", "codegen_for"]
 
@@ -91,7 +93,7 @@ class CudaCodegen(Codegen):
 
         That is ``ptx_isa`` except where LLVM asks more than NVIDIA's tools (sm_88: PTX 9.0).
         """
-        from tcfg_cuda.nvptx import nvptx_codegen
+        from tcfg_cuda.nvptx_codegen import nvptx_codegen
 
         return nvptx_codegen(self.arch)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -34,6 +33,10 @@ from tcfg.plugin import (
     TargetKind,
 )
 from tcfg_cuda.arch import any_arch_limit, arch_info, arch_names, limit_source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CUDA", "FEATURES", "PARSED_ATTRS", "parse_cuda"]
 

@@ -1,4 +1,4 @@
-"""The ``nvptx`` kind: NVIDIA GPUs through LLVM's NVPTX backend (TVM's ``nvptx`` kind), and its codegen.
+"""The ``nvptx`` kind: NVIDIA GPUs through LLVM's NVPTX backend (TVM's ``nvptx`` kind).
 
 ``-mcpu`` is an LLVM NVPTX processor (``sm_20`` .. ``sm_121f``, as llc-22 lists them) and
 ``-mattr=+ptxNN`` the PTX ISA version. Without ``+ptxNN`` the PTX is the lowest LLVM 22
@@ -6,14 +6,13 @@ accepts for the processor; a lower one is refused with that minimum. The process
 their minimums are ``data/nvptx.json``, generated from llc-22 by
 ``scripts/gen_nvptx_table.py``. A processor in the CUDA arch table gets that arch's
 features (``fp16``, ``tensor_cores``, ...), the same as ``cuda -arch=``. Without
-``-mcpu`` the target is generic (no features; its codegen asks for ``-mcpu``).
+``-mcpu`` the target is generic (no features; its codegen asks for ``-mcpu``). Its codegen is
+:mod:`tcfg_cuda.nvptx_codegen`, imported when code is generated.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -24,20 +23,22 @@ from tcfg.plugin import (
     Feature,
     FeatureValue,
     Integer,
-    LLVMCodegen,
     String,
     StringList,
-    Target,
     TargetError,
     TargetKind,
     describe_choices,
     package_json,
 )
 from tcfg_cuda.arch import any_arch_limit, arch_info, arch_names, limit_source
-from tcfg_cuda.interop import TRIPLE, iree_cuda_flags, nvvm_target, ptx_feature, triton_cuda_target
+from tcfg_cuda.interop import TRIPLE, ptx_feature
 from tcfg_cuda.kind import FEATURES
 
-__all__ = ["NVPTX", "NvptxCodegen", "llvm_min_ptx", "nvptx_codegen", "ptx_versions"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["NVPTX", "clang_knows", "llvm_min_ptx", "llvm_processors", "ptx_versions"]
 
 
 @functools.cache
@@ -161,72 +162,3 @@ NVPTX = TargetKind(
     features=(*FEATURES, Feature("ptx_isa", 'The PTX ISA version LLVM writes (".version"), as text ("8.0").')),
     doc="An NVIDIA GPU compiled by LLVM's NVPTX backend (PTX out); mcpu selects the processor.",
 )
-
-
-@dataclass(frozen=True)
-class NvptxCodegen(LLVMCodegen):
-    """LLVM's NVPTX view of a GPU: ``cpu`` is the processor, ``features`` the PTX version (``+ptx80``).
-
-    ``clang_flags()`` compile C/C++/OpenCL for the device (``--target=nvptx64-nvidia-cuda
-    -march=sm_90a --cuda-feature=+ptx80``: clang would otherwise pick the PTX version of
-    the CUDA installation it finds); ``cuda_clang_flags()`` compile CUDA sources' device side.
-    Both raise :class:`TargetError` for a processor clang-22 does not know (``to_dict``
-    then has None for them): compile LLVM IR with ``llc_flags()`` instead.
-    """
-
-    ptx_isa: str = ""
-    warp_size: int = 32
-
-    def clang_flags(self) -> list[str]:
-        return [f"--target={self.triple}", f"-march={self.cpu}", *self._ptx_flags(), f"-O{self.opt_level}"]
-
-    def cuda_clang_flags(self) -> list[str]:
-        """clang flags for the device side of a CUDA source (``-x cuda``)."""
-        return ["--cuda-device-only", f"--cuda-gpu-arch={self.cpu}", *self._ptx_flags(), f"-O{self.opt_level}"]
-
-    def _ptx_flags(self) -> list[str]:
-        if not clang_knows(self.cpu):
-            raise TargetError(
-                f"clang-22 cannot compile for {self.cpu} (its NVPTX target lacks it); "
-                "compile LLVM IR with llc and this codegen's llc_flags()"
-            )
-        return [f"--cuda-feature={f}" for f in self.features]
-
-    def to_dict(self) -> dict[str, Any]:
-        clang = clang_knows(self.cpu)
-        return {
-            "kind": "nvptx",
-            "triple": self.triple,
-            "cpu": self.cpu,
-            "features": self.feature_string,
-            "ptx_isa": self.ptx_isa,
-            "opt_level": self.opt_level,
-            "clang": self.clang_flags() if clang else None,
-            "clang_cuda": self.cuda_clang_flags() if clang else None,
-            "llc": self.llc_flags(),
-        }
-
-    def mlir_attr(self) -> str:
-        return nvvm_target(self.cpu, self.ptx_isa, self.opt_level)
-
-    def iree_flags(self) -> list[str]:
-        return iree_cuda_flags(self.cpu, self.ptx_isa)
-
-    def triton_target(self) -> tuple[str, int, int]:
-        digits = self.cpu.removeprefix("sm_").rstrip("af")
-        return triton_cuda_target(int(digits[:-1]), int(digits[-1]), self.warp_size)
-
-
-def nvptx_codegen(cpu: str, ptx_isa: str | None = None, warp_size: int = 32) -> NvptxCodegen:
-    """The NVPTX codegen of processor ``cpu`` at PTX ``ptx_isa`` (default: the lowest LLVM 22 accepts)."""
-    ptx = ptx_isa or llvm_min_ptx(cpu)
-    return NvptxCodegen(TRIPLE, cpu, (ptx_feature(ptx),), opt_level=3, ptx_isa=ptx, warp_size=warp_size)
-
-
-def codegen_for(target: Target) -> NvptxCodegen:
-    """The codegen of an nvptx target; a generic one (no ``-mcpu``) is a TargetError."""
-    cpu = target.attrs.get("mcpu")
-    if cpu is None:
-        raise TargetError("an nvptx target without -mcpu is generic: give -mcpu (such as -mcpu=sm_80) to generate code")
-    ptx = target.features.ptx_isa
-    return nvptx_codegen(cpu, str(ptx), target.attrs["thread_warp_size"])

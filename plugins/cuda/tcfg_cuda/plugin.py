@@ -7,10 +7,15 @@ GPU list, NVML and NVRTC are loaded by the functions that use them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from tcfg.plugin import Codegen, Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg.plugin import Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_cuda.kind import CUDA
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tcfg.plugin import Codegen
 
 
 @hookimpl
@@ -58,9 +63,9 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
 @hookimpl
 def tcfg_codegen(target: Target) -> Codegen | None:
     if target.kind.name == "nvptx":
-        from tcfg_cuda import nvptx
+        from tcfg_cuda import nvptx_codegen
 
-        return nvptx.codegen_for(target)
+        return nvptx_codegen.codegen_for(target)
     if target.kind.name != "cuda":
         return None
     from tcfg_cuda.codegen import codegen_for

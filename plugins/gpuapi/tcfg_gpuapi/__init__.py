@@ -9,9 +9,10 @@ use, so that loading the plugin (which imports this package) does not import
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tcfg_gpuapi.detect import detect_vulkan
     from tcfg_gpuapi.vkprofile import device_attrs
 

@@ -7,9 +7,14 @@ table and ``vulkaninfo`` are reached by the functions that use them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from tcfg.plugin import Codegen, Compiler, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg.plugin import Compiler, TagRegistrar, Target, TargetKind, hookimpl
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tcfg.plugin import Codegen
 
 
 @hookimpl

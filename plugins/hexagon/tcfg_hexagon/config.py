@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
-from tcfg.plugin import AttributeValueError, TargetError, describe_choices
+from tcfg.plugin import AttributeValueError, NamedTuple, TargetError, describe_choices
 from tcfg_hexagon.table import CpuInfo, always_features, cpu_info, hvx_info, hvx_versions, llc_features
 
 __all__ = ["HexagonConfig", "resolve"]
@@ -32,8 +31,7 @@ _LENGTH = re.compile(r"hvx-length(\d+)b\Z")
 _FP_FIELD = {"hvx-qfloat": "qfloat", "hvx-ieee-fp": "ieee_fp"}  # -mattr name -> HvxInfo field
 
 
-@dataclass(frozen=True)
-class HexagonConfig:
+class HexagonConfig(NamedTuple):
     """A Hexagon CPU with its HVX settings and other LLVM features.
 
     ``hvx_version``/``hvx_length`` (bytes) are None without HVX; ``hvx_fp`` maps

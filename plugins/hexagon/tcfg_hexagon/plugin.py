@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import Codegen, TagRegistrar, Target, TargetKind, hookimpl
+from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_hexagon.kind import HEXAGON
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tcfg.plugin import Codegen
 
 
 @hookimpl

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Any
 
-from tcfg.plugin import TargetError, describe_choices, package_json
+from tcfg.plugin import NamedTuple, TargetError, describe_choices, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CpuInfo",
@@ -21,8 +23,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class CpuInfo:
+class CpuInfo(NamedTuple):
     """One Hexagon CPU as clang-22 sees it.
 
     ``arch``: ``__HEXAGON_ARCH__``; ``features``: what clang enables for it without HVX
@@ -43,8 +44,7 @@ class CpuInfo:
         return int(self.mhvx.removeprefix("+hvxv"))
 
 
-@dataclass(frozen=True)
-class HvxInfo:
+class HvxInfo(NamedTuple):
     """One HVX version: the vector length (bytes) clang picks without ``-mhvx-length``, and what it allows."""
 
     version: int

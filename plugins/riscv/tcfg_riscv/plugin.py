@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import Codegen, CpuParser, TagRegistrar, Target, hookimpl
+from tcfg.plugin import CpuParser, TagRegistrar, Target, hookimpl
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tcfg.plugin import Codegen
 
 __all__ = ["tcfg_codegen", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
 

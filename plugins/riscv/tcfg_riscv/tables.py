@@ -8,17 +8,18 @@ extension off also turns off).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
-from tcfg.plugin import package_json
+from tcfg.plugin import NamedTuple, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Cpu", "Tables", "tables"]
 
 
-@dataclass(frozen=True)
-class Cpu:
+class Cpu(NamedTuple):
     """One CPU: its width (None: the triple's), extensions, and how LLVM 22 names it.
 
     ``llvm22`` is False for a CPU defined only in a later LLVM (compiled for with LLVM 22 as
@@ -35,8 +36,7 @@ class Cpu:
     source: str
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """Everything the parser and codegen need.
 
     ``implies[F]``: the extensions ``+F`` turns on (F's own included, for an extension).

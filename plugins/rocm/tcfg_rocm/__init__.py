@@ -6,7 +6,21 @@ gives a processor's facts, :func:`processor_names` every processor clang-22 know
 :func:`parse_target_id` reads a target ID such as ``gfx942:sramecc+:xnack-``.
 """
 
-from tcfg_rocm.codegen import RocmCodegen
+from __future__ import annotations
+
 from tcfg_rocm.processors import Processor, TargetId, parse_target_id, processor, processor_names
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tcfg_rocm.codegen import RocmCodegen
+
 __all__ = ["Processor", "RocmCodegen", "TargetId", "parse_target_id", "processor", "processor_names"]
+
+
+def __getattr__(name: str) -> object:
+    """``RocmCodegen``, imported on first use (a dataclass: loading the plugin imports no dataclasses)."""
+    if name == "RocmCodegen":
+        from tcfg_rocm.codegen import RocmCodegen
+
+        return RocmCodegen
+    raise AttributeError(f"module 'tcfg_rocm' has no attribute {name!r}")

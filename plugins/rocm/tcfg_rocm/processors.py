@@ -10,10 +10,12 @@ resolve to their ``gfxNNN`` processor.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Any
 
-from tcfg.plugin import AttributeValueError, describe_choices, package_json
+from tcfg.plugin import AttributeValueError, NamedTuple, describe_choices, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Processor",
@@ -26,8 +28,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Processor:
+class Processor(NamedTuple):
     """One row of the processor table (see ``scripts/generate_data.py`` for each field)."""
 
     name: str
@@ -94,8 +95,7 @@ def llvm_features() -> dict[str, str]:
     return data
 
 
-@dataclass(frozen=True)
-class TargetId:
+class TargetId(NamedTuple):
     """A parsed target ID: the processor and its target-ID features (``{"xnack": True}``)."""
 
     processor: Processor

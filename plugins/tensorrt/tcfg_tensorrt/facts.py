@@ -10,9 +10,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from tcfg.plugin import AttributeValueError, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "DeviceFacts",

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import Codegen, Compiler, TagRegistrar, Target, hookimpl
+from tcfg.plugin import Compiler, TagRegistrar, Target, hookimpl
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tcfg.plugin import Codegen
 
 
 def make_compiler(default_version: str | None = None) -> Compiler:

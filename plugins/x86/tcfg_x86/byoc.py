@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from tcfg.plugin import (
     AttributeValueError,
@@ -23,6 +22,10 @@ from tcfg.plugin import (
     host_triple,
     package_json,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["compilers", "libraries"]
 

@@ -11,17 +11,18 @@ clang refuses as ``-march``, which CPUs it accepts with the same LLVM feature se
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
-from tcfg.plugin import package_json
+from tcfg.plugin import NamedTuple, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CpuEntry", "Tables", "load_json", "tables"]
 
 
-@dataclass(frozen=True)
-class CpuEntry:
+class CpuEntry(NamedTuple):
     """One LLVM x86 CPU: its instruction-set features (LLVM names) and what LLVM prefers on it.
 
     ``features`` are what clang-22 compiles ``-march=X`` with: its CPU table's features
@@ -46,8 +47,7 @@ class CpuEntry:
     clang_extra_32bit: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """Everything the parser and codegen need, keyed by LLVM names (``sse4.2``, ``amx-int8``).
 
     ``march_twins`` maps each CPU clang refuses as ``-march`` (``generic``, ``skylake_avx512``)

@@ -9,10 +9,9 @@ LLVM and only affect the preferred vector width.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tcfg.plugin import AttributeValueError, FeatureValue, describe_choices, feature_name
+from tcfg.plugin import AttributeValueError, FeatureValue, NamedTuple, describe_choices, feature_name
 from tcfg_x86.data import CpuEntry, Tables, tables
 
 __all__ = ["Resolved", "VECTOR_WIDTHS", "hardware_width", "llvm_feature", "resolve", "x86_cpu"]
@@ -21,8 +20,7 @@ __all__ = ["Resolved", "VECTOR_WIDTHS", "hardware_width", "llvm_feature", "resol
 VECTOR_WIDTHS = (128, 256, 512)
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """The outcome for one (CPU, mode, -mattr, -vector-width) combination."""
 
     cpu: str

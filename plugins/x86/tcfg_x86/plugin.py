@@ -6,12 +6,14 @@ Importing this module reads no data: the tables load on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
-from tcfg.plugin import Codegen, Compiler, CpuParser, Library, hookimpl
+from tcfg.plugin import Compiler, CpuParser, Library, hookimpl
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tcfg.plugin import TagRegistrar, Target
+    from typing import Any
+
+    from tcfg.plugin import Codegen, TagRegistrar, Target
 
 
 @hookimpl
