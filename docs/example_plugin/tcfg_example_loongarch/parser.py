@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices, package_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a fresh process milliseconds: its names are for the type checker
+    from typing import Any
 
 #: SIMD register width in bits for each SIMD extension, widest first.
 SIMD_BITS = {"lasx": 256, "lsx": 128}

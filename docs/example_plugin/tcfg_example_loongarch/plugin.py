@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import CpuParser, LLVMCodegen, TagRegistrar, TagSpec, Target, arch_family, hookimpl, host_triple
+from tcfg.plugin import TagSpec, arch_family, hookimpl, host_triple
 from tcfg_example_loongarch.parser import LoongArchParser
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for annotations only: importing LLVMCodegen imports dataclasses
+    from tcfg.plugin import CpuParser, LLVMCodegen, TagRegistrar, Target
 
 
 @hookimpl
@@ -29,6 +33,8 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
 def tcfg_codegen(target: Target) -> LLVMCodegen | None:
     if target.kind.name not in ("llvm", "c") or "loongarch_cpu" not in target.keys:
         return None
+    from tcfg.plugin import LLVMCodegen  # when code is generated, not when the plugin loads
+
     attrs = target.attrs
     return LLVMCodegen(
         triple=attrs["mtriple"],
