@@ -120,6 +120,18 @@ def test_a_first_target_imports_its_plugin_alone_and_no_heavy_module(spec: Any, 
     assert out[1] == "[]"
 
 
+def test_loading_every_plugin_and_its_tags_imports_no_heavy_module() -> None:
+    """What ``tcfg.list_tags()`` loads (every installed plugin, every tag) imports none of them either."""
+    code = (
+        "import sys, tcfg\n"
+        "tcfg.list_tags()\n"
+        "heavy = {'pluggy', 'inspect', 'dataclasses', 'importlib.metadata', 'marshmallow', 'typing'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_threads_that_query_a_fresh_registry_at_once_all_wait_for_its_load() -> None:
     from functools import partial
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
-from tcfg.plugin import AttributeValueError, package_json
+from tcfg.plugin import AttributeValueError, NamedTuple, package_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,8 +90,7 @@ def _upper(version: Version) -> Version:
     return (major, minor, patch if patch else 1 << 30)
 
 
-@dataclass(frozen=True)
-class DeviceFacts:
+class DeviceFacts(NamedTuple):
     """What one TensorRT version offers on one compute capability."""
 
     compute_capability: str
