@@ -659,9 +659,14 @@ def finish(
     return made
 
 
+def _text_size(target: Target) -> int:
+    """The length of ``target``'s longer canonical text, ``str(t)`` or ``to_json()`` (each printed once, then kept)."""
+    return max(len(str(target)), len(target.to_json()))
+
+
 def _long_text(target: Target) -> bool:
-    """Whether ``target``'s canonical text is over half of :data:`MAX_TEXT` (printed once, then remembered)."""
-    return max(len(str(target)), len(target.to_json())) > MAX_TEXT // 2
+    """Whether ``target``'s canonical text is over half of :data:`MAX_TEXT`."""
+    return _text_size(target) > MAX_TEXT // 2
 
 
 def _check_size(target: Target, text: Any) -> None:
@@ -671,7 +676,7 @@ def _check_size(target: Target, text: Any) -> None:
     builds also reads back from its own text: a dict of 3,000 devices builds no more
     than the same target written as a string does.
     """
-    size = max(len(str(target)), len(target.to_json()))
+    size = _text_size(target)
     if size > MAX_TEXT:
         raise TargetError(
             f"target {shorten(text, 80)!r} is {size} characters as text, longer than the limit of {MAX_TEXT} "
