@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tcfg import _base_wiring
 from tcfg._base_errors import (
@@ -22,10 +23,6 @@ from tcfg._base_errors import (
     UnknownTagError,
 )
 from tcfg._base_version import __version__ as __version__
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import PluginRecord, Registry

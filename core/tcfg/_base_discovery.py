@@ -7,12 +7,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from tcfg._base_typing import NamedTuple
+from typing import NamedTuple
 
 __all__ = ["Candidate", "EntryPoint", "Skipped", "discover", "env_flag", "installed_entry_points", "load_object"]
 

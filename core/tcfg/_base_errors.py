@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 __all__ = [
     "AttributeValueError",

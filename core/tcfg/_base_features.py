@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from typing import NamedTuple, TypeAlias
 
 from tcfg._base_errors import closest
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple, TypeAlias
-else:
-    from tcfg._base_typing import NamedTuple
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 __all__ = ["package_json"]
 

@@ -23,14 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from tcfg._base_errors import TargetSyntaxError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from tcfg._base_typing import NamedTuple
 
 __all__ = [
     "MAX_TEXT",

@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import ModuleType
+from typing import Any, NamedTuple, TypeVar, overload
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple, TypeVar, overload
-
-    F = TypeVar("F", bound=Callable[..., Any])
-else:
-    from tcfg._base_typing import NamedTuple, overload
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = ["HookImpl", "argnames", "collect", "hookimpl", "hookspec", "spec_table"]
 

@@ -10,8 +10,7 @@ submodule) installs a provider here once, and lower layers call
 from __future__ import annotations
 
 from collections.abc import Callable
-
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for annotations only: the engine is above this layer
     from tcfg._engine_registry import Registry

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from tcfg._base_cache import Memo
 from tcfg._base_errors import (
@@ -29,12 +30,6 @@ from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_option
 from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
 from tcfg._model_schema import Attr, InvalidValue, LongValue, TargetList
 from tcfg._model_target import Target
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple, NoReturn
-else:
-    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg._model_components import Component
 from tcfg._model_composite import COMPOSITE, EXECUTORS, RUNTIMES
@@ -11,8 +12,6 @@ from tcfg._model_kind import TargetKind
 from tcfg._model_schema import Attr, Boolean, Choice, Integer, String, StringList
 from tcfg._model_target import Target
 from tcfg.plugin import hookimpl
-
-TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen

@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg import _engine_builtin, hookspecs
 from tcfg._base_cache import Memo
@@ -28,12 +29,6 @@ from tcfg._model_components import ROLES, Component
 from tcfg._model_cpu import CpuParser
 from tcfg._model_kind import Compiler, Derived, Library, TargetKind
 from tcfg.hookspecs import TagSpec
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:
-    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen

@@ -6,14 +6,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg._base_errors import TargetError
 from tcfg._base_files import package_json
 from tcfg._model_cpu import arch_family
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["Codegen", "LLVMCodegen"]
 

@@ -8,22 +8,20 @@ or as a dict (``{"name": "aot", "interface-api": "c", "unpacked-api": true}``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from tcfg._base_errors import TargetError, describe_choices
 from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
-from tcfg._base_record import Record
 from tcfg._model_kind import Rule
 from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal, NamedTuple, TypeAlias
+    from typing import TypeAlias
 
     #: A kind of component a composite target names.
     Role: TypeAlias = Literal["executor", "runtime"]
-else:
-    from tcfg._base_typing import NamedTuple
 
 __all__ = ["ROLES", "Component", "ComponentType", "ComponentValue"]
 
@@ -31,7 +29,8 @@ __all__ = ["ROLES", "Component", "ComponentType", "ComponentValue"]
 ROLES: tuple[Role, ...] = ("executor", "runtime")
 
 
-class Component(Record):
+@dataclass(frozen=True)
+class Component:
     """A registered executor or runtime: its name, attributes and what it is.
 
     ``rule`` (None: valid in every composite) sees the composite target that names the
@@ -40,20 +39,18 @@ class Component(Record):
     the composite is then refused with that reason.
     """
 
-    _fields = ("name", "attrs", "doc", "rule")
     name: str
-    attrs: Sequence[Attr]
-    doc: str
-    rule: Rule | None
-    table: Mapping[str, Attr]
+    attrs: Sequence[Attr] = ()
+    doc: str = ""
+    rule: Rule | None = None
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
 
-    def __init__(self, name: str, attrs: Sequence[Attr] = (), doc: str = "", rule: Rule | None = None) -> None:
-        self._set(name=name, attrs=attrs, doc=doc, rule=rule)
+    def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"component name {self.name!r} must match {NAME.pattern}")
         if any(attr.aliases for attr in self.attrs):
             raise ValueError(f"component {self.name!r}: only a kind's attributes may have aliases")
-        self._set(table=MappingProxyType(dict(attr_table(self.attrs))))
+        object.__setattr__(self, "table", MappingProxyType(dict(attr_table(self.attrs))))
 
 
 class ComponentValue(NamedTuple):

@@ -17,14 +17,11 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from tcfg._base_errors import AttributeValueError, describe_choices
 from tcfg._base_features import Feature
 from tcfg._model_kind import Derived, DeriveRequest
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
 

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg._base_errors import AttributeValueError, describe_choices
 from tcfg._base_features import Feature, FeatureValue
 from tcfg._base_grammar import NAME
-from tcfg._base_record import Record
 from tcfg._model_schema import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:
-    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -126,7 +121,8 @@ Parser = Callable[[DeriveRequest], Derived]
 Rule = Callable[[DeriveRequest], "str | None"]
 
 
-class TargetKind(Record):
+@dataclass(frozen=True)
+class TargetKind:
     """A kind of target: its name, device type, attributes, default keys, parser and features.
 
     ``attrs`` are the kind's own attributes; the common ones (keys, libs, device,
@@ -144,44 +140,23 @@ class TargetKind(Record):
     attribute of the kind (a ``ValueError`` otherwise).
     """
 
-    _fields = ("name", "device_type", "attrs", "default_keys", "parser", "features", "doc", "parse_reads")
     name: str
     device_type: str
-    attrs: Sequence[Attr]
-    default_keys: tuple[str, ...]
-    parser: Parser | None
-    features: Sequence[Feature]
-    doc: str
-    parse_reads: tuple[str, ...]
-    table: Mapping[str, Attr]
-    defaults: Mapping[str, Any]
+    attrs: Sequence[Attr] = ()
+    default_keys: tuple[str, ...] = ()
+    parser: Parser | None = None
+    features: Sequence[Feature] = ()
+    doc: str = ""
+    parse_reads: tuple[str, ...] = ()
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
     # The target builder's lookups: plain dicts, which read faster than the proxies above.
-    _table: dict[str, Attr]  # aliases included
-    _defaults: dict[str, Any]
-    _rank: dict[str, int]  # position in canonical order
-    _aliases: dict[str, str]  # alias -> canonical name
+    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)  # aliases included
+    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # position in canonical order
+    _aliases: dict[str, str] = field(init=False, repr=False, compare=False)  # alias -> canonical name
 
-    def __init__(
-        self,
-        name: str,
-        device_type: str,
-        attrs: Sequence[Attr] = (),
-        default_keys: tuple[str, ...] = (),
-        parser: Parser | None = None,
-        features: Sequence[Feature] = (),
-        doc: str = "",
-        parse_reads: tuple[str, ...] = (),
-    ) -> None:
-        self._set(
-            name=name,
-            device_type=device_type,
-            attrs=attrs,
-            default_keys=default_keys,
-            parser=parser,
-            features=features,
-            doc=doc,
-            parse_reads=parse_reads,
-        )
+    def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"kind name {self.name!r} must match {NAME.pattern}")
         own = attr_table(self.attrs)
@@ -191,8 +166,8 @@ class TargetKind(Record):
             raise ValueError(f"kind {self.name!r} redeclares common attributes {clash}")
         _set_tables(self, {**own, **_COMMON_TABLE})
         if aliases:  # the builder's table reads an alias as its attribute; the public table does not list it
-            self._set(_table={**self._table, **{a: own[n] for a, n in aliases.items()}})
-        self._set(_aliases=aliases)
+            _assign(self, _table={**self._table, **{a: own[n] for a, n in aliases.items()}})
+        _assign(self, _aliases=aliases)
         unread = [name for name in self.parse_reads if name not in self._table]
         if unread:
             raise ValueError(
@@ -243,36 +218,27 @@ class TargetKind(Record):
         }
 
 
-class Compiler(Record):
+@dataclass(frozen=True)
+class Compiler:
     """A BYOC compiler that plugins offer for some kinds (``-compiler=tensorrt``).
 
     Its ``attrs`` become valid on targets that name it, and its ``parser`` (if any)
     runs after the kind's, seeing the kind's features; it may refuse the target.
     """
 
-    _fields = ("name", "kinds", "attrs", "parser", "features", "doc")
     name: str
     kinds: tuple[str, ...]
-    attrs: Sequence[Attr]
-    parser: Parser | None
-    features: Sequence[Feature]
-    doc: str
-    table: Mapping[str, Attr]
-    defaults: Mapping[str, Any]
-    _table: dict[str, Attr]
-    _defaults: dict[str, Any]
-    _rank: dict[str, int]  # after all of the kind's
+    attrs: Sequence[Attr] = ()
+    parser: Parser | None = None
+    features: Sequence[Feature] = ()
+    doc: str = ""
+    table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
+    defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    _table: dict[str, Attr] = field(init=False, repr=False, compare=False)
+    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _rank: dict[str, int] = field(init=False, repr=False, compare=False)  # after all of the kind's
 
-    def __init__(
-        self,
-        name: str,
-        kinds: tuple[str, ...],
-        attrs: Sequence[Attr] = (),
-        parser: Parser | None = None,
-        features: Sequence[Feature] = (),
-        doc: str = "",
-    ) -> None:
-        self._set(name=name, kinds=kinds, attrs=attrs, parser=parser, features=features, doc=doc)
+    def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"compiler name {self.name!r} must match {NAME.pattern}")
         aliased = [attr.name for attr in self.attrs if attr.aliases]
@@ -281,7 +247,8 @@ class Compiler(Record):
         _set_tables(self, dict(attr_table(self.attrs)))
 
 
-class Library(Record):
+@dataclass(frozen=True)
+class Library:
     """An external library a target of ``kinds`` may name in ``-libs`` (``cuda -libs=cudnn``).
 
     Plugins register libraries with the ``tcfg_register_libraries`` hook.
@@ -295,24 +262,14 @@ class Library(Record):
     ``source`` cites the facts the rule follows.
     """
 
-    _fields = ("name", "kinds", "doc", "rule", "where", "source")
     name: str
     kinds: tuple[str, ...]
-    doc: str
-    rule: Rule | None
-    where: str
-    source: str
+    doc: str = ""
+    rule: Rule | None = None
+    where: str = ""
+    source: str = ""
 
-    def __init__(
-        self,
-        name: str,
-        kinds: tuple[str, ...],
-        doc: str = "",
-        rule: Rule | None = None,
-        where: str = "",
-        source: str = "",
-    ) -> None:
-        self._set(name=name, kinds=kinds, doc=doc, rule=rule, where=where, source=source)
+    def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"library name {self.name!r} must match {NAME.pattern}")
 
@@ -360,7 +317,8 @@ def _valid_here(by_name: Mapping[str, Sequence[Library]], request: DeriveRequest
 def _set_tables(owner: TargetKind | Compiler, table: dict[str, Attr]) -> None:
     """Fill the derived fields of a kind or compiler from its attribute table."""
     defaults = {n: a.default for n, a in table.items() if a.default is not None}
-    owner._set(
+    _assign(
+        owner,
         table=MappingProxyType(table),
         defaults=MappingProxyType(defaults),
         _table=table,
@@ -375,3 +333,9 @@ def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | No
     if attr is None and compiler is not None:
         attr = compiler._table.get(name)
     return attr
+
+
+def _assign(record: object, **values: Any) -> None:
+    """Set the derived fields of a frozen record while it is made (in ``__post_init__``)."""
+    for name, value in values.items():
+        object.__setattr__(record, name, value)

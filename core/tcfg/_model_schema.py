@@ -13,16 +13,11 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tcfg._base_cache import Memo
 from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
-from tcfg._base_record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Protocol
-else:
-    from tcfg._base_typing import Protocol
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry
@@ -411,7 +406,8 @@ class TargetList(AttrType):
         return 0  # never accepted in a counting context
 
 
-class Attr(Record):
+@dataclass(frozen=True)
+class Attr:
     """One declared attribute of a kind or BYOC compiler.
 
     ``default`` is None when the attribute is absent unless given; a default is
@@ -422,17 +418,11 @@ class Attr(Record):
     attributes may have aliases.
     """
 
-    _fields = ("name", "type", "default", "doc", "aliases")
     name: str
     type: AttrType
-    default: Any
-    doc: str
-    aliases: tuple[str, ...]
-
-    def __init__(
-        self, name: str, type: AttrType, default: Any = None, doc: str = "", aliases: tuple[str, ...] = ()
-    ) -> None:
-        self._set(name=name, type=type, default=default, doc=doc, aliases=aliases)
+    default: Any = None
+    doc: str = ""
+    aliases: tuple[str, ...] = ()
 
     def json_schema(self) -> dict[str, Any]:
         """This attribute's JSON Schema, with its doc and default."""

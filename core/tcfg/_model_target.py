@@ -6,15 +6,12 @@ import json
 from collections.abc import Mapping
 from contextvars import ContextVar
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from tcfg import _base_wiring
 from tcfg._base_errors import TargetError
 from tcfg._base_features import Features, FeatureValue
 from tcfg._model_kind import attr_of
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 if TYPE_CHECKING:
     from tcfg._engine_registry import Registry

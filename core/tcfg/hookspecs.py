@@ -30,14 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from tcfg._base_hooks import hookspec
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple, Protocol, overload
-else:
-    from tcfg._base_typing import NamedTuple, Protocol, overload
 
 if TYPE_CHECKING:
     from tcfg._base_features import Feature

@@ -6,6 +6,8 @@ See :mod:`tcfg.hookspecs` for the hooks and ``docs/plugins.md`` for a guide.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, NamedTuple
+
 from tcfg._base_errors import AttributeValueError, TargetError, closest, describe_choices
 from tcfg._base_features import Feature, FeatureValue, feature_name
 from tcfg._base_files import package_json
@@ -30,12 +32,6 @@ from tcfg._model_schema import (
 )
 from tcfg._model_target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:  # typing's, without importing typing (see tcfg._base_typing): for plugins' own records
-    from tcfg._base_typing import NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._model_codegen import Codegen, LLVMCodegen

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices, package_json
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a fresh process milliseconds: its names are for the type checker
     from typing import Any
 

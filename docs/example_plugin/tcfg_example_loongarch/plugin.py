@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagSpec, arch_family, hookimpl, host_triple
 from tcfg_example_loongarch.parser import LoongArchParser
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for annotations only: importing LLVMCodegen imports dataclasses
     from tcfg.plugin import CpuParser, LLVMCodegen, TagRegistrar, Target
 

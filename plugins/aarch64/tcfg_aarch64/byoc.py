@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from tcfg.plugin import Attr, AttributeValueError, Choice, Compiler, Derived, DeriveRequest, Library, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["compilers", "libraries"]
 

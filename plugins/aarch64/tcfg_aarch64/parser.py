@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, host_triple
 from tcfg_aarch64.features import declared, values
 from tcfg_aarch64.resolve import Resolved, family_of_cpu, resolve, split_mods
 from tcfg_aarch64.tables import FAMILIES, Family, family_table, family_with, names
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["ArmCpuParser", "resolve_target"]
 

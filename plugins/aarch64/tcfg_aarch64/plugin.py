@@ -8,12 +8,9 @@ core's codegen module) are imported for type checking only.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tcfg.plugin import arch_family, hookimpl, host_triple
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen, Compiler, CpuParser, Library, TagRegistrar, Target

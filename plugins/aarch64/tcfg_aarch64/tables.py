@@ -14,12 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, cached_property
+from typing import Any
 
 from tcfg.plugin import package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "ArchTable",

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import Codegen, Target
 from tcfg_apple.families import family
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["MetalCodegen", "codegen_for"]
 

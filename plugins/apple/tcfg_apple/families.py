@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, describe_choices, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["family", "family_names", "metal_table"]
 

@@ -12,6 +12,7 @@ given). Without it, the limits of every family apply.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -25,10 +26,6 @@ from tcfg.plugin import (
     TargetKind,
 )
 from tcfg_apple.families import family, family_names
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["FEATURES", "METAL", "parse_metal"]
 

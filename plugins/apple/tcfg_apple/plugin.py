@@ -6,11 +6,11 @@ Importing this module reads no data: the family table loads on first use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_apple.kind import METAL
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 

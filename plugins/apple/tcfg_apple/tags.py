@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from tcfg.plugin import TagSpec
 from tcfg_apple.families import metal_table
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["gpu_tags"]
 

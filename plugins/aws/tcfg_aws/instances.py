@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from typing import Any
 
 from tcfg.plugin import TagSpec, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["instance_tags"]
 

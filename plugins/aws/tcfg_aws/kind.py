@@ -8,11 +8,9 @@ on-chip SBUF and PSUM memories), and the bytes of SBUF and PSUM in each partitio
 
 from __future__ import annotations
 
-from tcfg.plugin import Attr, AttributeValueError, Derived, DeriveRequest, Integer, TargetKind
+from typing import Any
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from tcfg.plugin import Attr, AttributeValueError, Derived, DeriveRequest, Integer, TargetKind
 
 __all__ = ["TRN", "parse_trn"]
 

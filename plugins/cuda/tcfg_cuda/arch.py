@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 from tcfg.plugin import NamedTuple, TargetError, describe_choices, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "ArchInfo",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -28,10 +29,6 @@ from tcfg.plugin import (
     package_json,
 )
 from tcfg_cuda.arch import arch_info, runs_on
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["CUDA_GRAPH", "compilers", "libraries"]
 

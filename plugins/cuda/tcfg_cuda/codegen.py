@@ -4,12 +4,12 @@ forms for MLIR, IREE and Triton (through the arch's NVPTX codegen, :mod:`tcfg_cu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import Codegen, TargetError
 from tcfg_cuda.arch import ArchInfo, arch_info
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -21,13 +21,10 @@ import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import TargetError
 from tcfg_cuda.arch import arch_names
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "DRIVER_ATTRIBUTES",

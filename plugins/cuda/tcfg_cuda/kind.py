@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -33,10 +34,6 @@ from tcfg.plugin import (
     TargetKind,
 )
 from tcfg_cuda.arch import any_arch_limit, arch_info, arch_names, limit_source
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["CUDA", "FEATURES", "PARSED_ATTRS", "parse_cuda"]
 

@@ -13,6 +13,7 @@ features (``fp16``, ``tensor_cores``, ...), the same as ``cuda -arch=``. Without
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -33,10 +34,6 @@ from tcfg.plugin import (
 from tcfg_cuda.arch import any_arch_limit, arch_info, arch_names, limit_source
 from tcfg_cuda.interop import TRIPLE, ptx_feature
 from tcfg_cuda.kind import FEATURES
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["NVPTX", "clang_knows", "llvm_min_ptx", "llvm_processors", "ptx_versions"]
 

@@ -4,14 +4,11 @@ dataclass, and building a target should not import :mod:`dataclasses`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target, TargetError
 from tcfg_cuda.interop import TRIPLE, iree_cuda_flags, nvvm_target, ptx_feature, triton_cuda_target
 from tcfg_cuda.nvptx import clang_knows, llvm_min_ptx
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["NvptxCodegen", "codegen_for", "nvptx_codegen"]
 

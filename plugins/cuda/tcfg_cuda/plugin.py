@@ -7,11 +7,11 @@ GPU list, NVML and NVRTC are loaded by the functions that use them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_cuda.kind import CUDA
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -9,7 +9,8 @@ use, so that loading the plugin (which imports this package) does not import
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError, package_json
 from tcfg_gpuapi.devices import iree_target_of
 from tcfg_gpuapi.spirv import facts, spirv_env
 from tcfg_gpuapi.vulkan import SUPPORTS
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["OpenCLCodegen", "VulkanCodegen", "WebGPUCodegen", "codegen_for"]
 

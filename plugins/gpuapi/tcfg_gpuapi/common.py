@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from tcfg.plugin import AttributeValueError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["check_cpu_host", "check_threads"]
 

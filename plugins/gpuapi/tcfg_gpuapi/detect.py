@@ -15,13 +15,10 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tcfg.plugin import TargetError
 from tcfg_gpuapi.vkprofile import device_attrs
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["detect_vulkan", "device_count"]
 

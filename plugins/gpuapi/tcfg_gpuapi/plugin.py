@@ -7,10 +7,10 @@ table and ``vulkaninfo`` are reached by the functions that use them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, TagRegistrar, Target, TargetKind, hookimpl
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,12 +10,9 @@ Vulkan 1.0 with SPIR-V 1.0, TVM's conservative assumption.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, NamedTuple, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "SpirvEnv",

@@ -12,13 +12,10 @@ only when compute shaders have them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from tcfg.plugin import TargetError
 from tcfg_gpuapi.spirv import encode_api_version, encode_spirv_version
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["device_attrs"]
 

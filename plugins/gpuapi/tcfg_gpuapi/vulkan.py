@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -31,10 +32,6 @@ from tcfg.plugin import (
 )
 from tcfg_gpuapi.common import check_cpu_host, check_threads
 from tcfg_gpuapi.spirv import SpirvEnv, spirv_env
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["FEATURES", "SUPPORTS", "VULKAN", "feature_of", "parse_vulkan"]
 

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target
 from tcfg_hexagon.config import HexagonConfig, resolve
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["HexagonCodegen", "codegen_for"]
 

@@ -7,14 +7,11 @@ Without ``-mcpu`` a target is for clang-22's default Hexagon CPU, which fills
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, FeatureValue, Integer, String, StringList, TargetKind
 from tcfg_hexagon.config import resolve
 from tcfg_hexagon.table import default_cpu
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["FEATURES", "HEXAGON", "parse_hexagon"]
 

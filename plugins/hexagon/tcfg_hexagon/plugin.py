@@ -6,11 +6,11 @@ Importing this module reads no data: the tables load in the functions that use t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 from tcfg_hexagon.kind import HEXAGON
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 

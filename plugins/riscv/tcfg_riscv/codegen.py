@@ -9,14 +9,11 @@ gets ``-menable-experimental-extensions`` when an experimental extension is on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target
 from tcfg_riscv.resolve import resolve
 from tcfg_riscv.tables import tables
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["RiscvCodegen", "codegen_for"]
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name
 from tcfg_riscv.resolve import resolve
 from tcfg_riscv.tables import tables
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["KEYS", "QUANTITIES", "RiscvCpuParser"]
 

@@ -6,10 +6,10 @@ Importing this module reads no data: the tables load on first use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import CpuParser, TagRegistrar, Target, hookimpl
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 

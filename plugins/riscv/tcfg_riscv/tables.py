@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from tcfg.plugin import NamedTuple, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["Cpu", "Tables", "tables"]
 

@@ -8,9 +8,10 @@ gives a processor's facts, :func:`processor_names` every processor clang-22 know
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tcfg_rocm.processors import Processor, TargetId, parse_target_id, processor, processor_names
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tcfg_rocm.codegen import RocmCodegen
 

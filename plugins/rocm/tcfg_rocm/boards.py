@@ -8,12 +8,9 @@ has each die's share.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from tcfg.plugin import TagSpec, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["board_config", "board_tags", "boards"]
 

@@ -10,14 +10,11 @@ default and what MLIR's ``#rocdl.target`` calls ``abi = "600"``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError, package_json
 from tcfg_rocm.kind import TARGET_ID_FEATURES, TRIPLE
 from tcfg_rocm.processors import parse_target_id
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["CODE_OBJECT_VERSION", "RocmCodegen", "codegen_for"]
 

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tcfg.plugin import TargetError
 from tcfg_rocm.processors import processor_names
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["KFD_NODES", "GpuNode", "detect_gpus", "gfx_name"]
 

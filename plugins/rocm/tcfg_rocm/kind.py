@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 from tcfg.plugin import (
     Attr,
@@ -36,10 +37,6 @@ from tcfg.plugin import (
     feature_name,
 )
 from tcfg_rocm.processors import TargetId, llvm_features, parse_target_id
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["PARSED_ATTRS", "TRIPLE", "parse_rocm", "rocm_kind"]
 

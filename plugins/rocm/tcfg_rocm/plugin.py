@@ -6,10 +6,10 @@ Importing this module reads no data: the processor, feature and board tables loa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

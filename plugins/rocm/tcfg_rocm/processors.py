@@ -10,12 +10,9 @@ resolve to their ``gfxNNN`` processor.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, NamedTuple, describe_choices, package_json
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "Processor",

@@ -10,14 +10,11 @@ precision flags; TensorRT 11.x has none (every network is strongly typed).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError
 from tcfg_tensorrt.facts import format_version, parse_version
 from tcfg_tensorrt.rules import compute_capability
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["TensorRTCodegen", "codegen_for"]
 

@@ -7,10 +7,10 @@ read when the registry first loads, and ``tensorrt`` only by the functions that 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, TagRegistrar, Target, hookimpl
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, Derived, DeriveRequest, FeatureValue
 from tcfg_tensorrt.facts import DeviceFacts, Version, data, device, format_version, parse_version
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["compute_capability", "parse_tensorrt"]
 

@@ -8,13 +8,10 @@ DLA core. The boards, TensorRT versions and DLA counts are in ``data/tensorrt.js
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from tcfg.plugin import TagSpec
 from tcfg_tensorrt.facts import cite, data, parse_version
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["trt_tags"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from tcfg.plugin import (
     AttributeValueError,
@@ -22,10 +23,6 @@ from tcfg.plugin import (
     host_triple,
     package_json,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["compilers", "libraries"]
 

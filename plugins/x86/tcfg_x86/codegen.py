@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from tcfg.plugin import LLVMCodegen, host_triple
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["X86Codegen", "clang_twin", "codegen_for"]
 

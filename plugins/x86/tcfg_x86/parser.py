@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name, host_triple
 from tcfg_x86.data import tables
 from tcfg_x86.featureset import resolve
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["QUANTITIES", "X86CpuParser"]
 
