@@ -66,7 +66,7 @@ START_CHILD = f"import tcfg\ntcfg.Target({DICT_SPEC!r}).features.neon\n"
 #: the registry's load of every plugin allowed (a plugin with a manifest otherwise loads
 #: only when a target needs it), and with the tags.
 LOAD_CHILD = (
-    "import tcfg\nfrom tcfg._engine_registry import default_registry\n"
+    "import tcfg\nfrom tcfg._registry.registry import default_registry\n"
     "tcfg.Target('llvm')\ndefault_registry()._load_all_pending()\n"
 )
 TAGS_CHILD = "import tcfg\ntcfg.list_tags()\n"
@@ -231,7 +231,7 @@ def measure(runs: int, repeat: int) -> list[Row]:
             )
         )
 
-    from tcfg._engine_registry import default_registry
+    from tcfg._registry.registry import default_registry
 
     registry = default_registry()
     tag = tag_for_bench()

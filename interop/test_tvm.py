@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._model_tvm import tvm_kinds
+from tcfg._services.to_tvm import tvm_kinds
 from tests.test_tvm_tags import DIFFERENCES  # where tcfg's facts differ from TVM's, and why
 
 from .support import plugin_of, tag_targets

@@ -268,9 +268,9 @@ def test_the_classes_the_builder_reads_keep_the_fast_attribute_path() -> None:
     each new target about 2,000 instructions.) ``Features`` has one on purpose: it is
     ``t.features.dsp``, read by users, not by the builder.
     """
-    from tcfg import _model_schema
-    from tcfg._engine_registry import Registry
-    from tcfg._model_kind import TargetKind as Kind
+    from tcfg._model import attrs as _model_schema
+    from tcfg._model.kind import TargetKind as Kind
+    from tcfg._registry.registry import Registry
 
     attr_types = [
         c for c in vars(_model_schema).values() if isinstance(c, type) and issubclass(c, _model_schema.AttrType)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tcfg
-from tcfg._model_cpu import arch_family, host_triple
+from tcfg._model.cpu import arch_family, host_triple
 from tests.fake_plugins import ToyCpuParser, ToyCpuPlugin, plugin_with
 
 

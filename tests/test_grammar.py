@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tcfg._base_errors import TargetSyntaxError
-from tcfg._base_grammar import quote, quote_nested, split_options, tokenize
+from tcfg._base.errors import TargetSyntaxError
+from tcfg._base.grammar import quote, quote_nested, split_options, tokenize
 
 
 def words(text: str) -> list[str]:

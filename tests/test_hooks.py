@@ -11,15 +11,15 @@ import pytest
 
 import tcfg
 from tcfg import hookspecs
-from tcfg._base_discovery import installed_entry_points, load_object
-from tcfg._base_hooks import collect, spec_table
-from tcfg._engine_builtin import LLVM
+from tcfg._builtin.plugin import LLVM
+from tcfg._registry.discovery import installed_entry_points, load_object
+from tcfg._registry.hooks import collect, spec_table
 from tcfg.plugin import TargetKind, hookimpl
 
 
 def plugin_modules() -> list[types.ModuleType]:
     """The core's own plugin and every installed plugin's hook module."""
-    from tcfg import _engine_builtin
+    from tcfg._builtin import plugin as _engine_builtin
 
     modules = [_engine_builtin]
     for ep in installed_entry_points("tcfg"):

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._engine_build import MAX_DEPTH, MAX_TEXT
+from tcfg._build.builder import MAX_DEPTH, MAX_TEXT
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 from tests.threads import at_once
 
@@ -242,7 +242,7 @@ def test_a_tag_registered_again_with_a_long_config_is_measured_again() -> None:
 
 def test_only_a_dict_that_may_be_too_long_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
     """Measuring prints the target (more than building it costs): short dicts skip it."""
-    from tcfg import _engine_build
+    from tcfg._build import builder as _engine_build
 
     measured: list[Any] = []
     real = _engine_build._check_size

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tcfg
-from tcfg._engine_build import MAX_DEPTH, MAX_TEXT
+from tcfg._build.builder import MAX_DEPTH, MAX_TEXT
 
 CORE = tcfg.Registry(autoload=False)
 #: Free text that needs quoting and escaping in both forms (quotes, backslashes, spaces,

@@ -1,11 +1,12 @@
 """The core's layers and the plugins' facade, checked on the source (see docs/design.md, "Layers").
 
-Every ``import`` counts, at module level or inside a function; only imports under
-``if TYPE_CHECKING:`` are left out (they never run). The rules:
+Every ``import`` counts, at module level or inside a function; for the layer rule, imports
+under ``if TYPE_CHECKING:`` are left out (they never run). The rules:
 
 * a core module imports only from its own layer or lower ones, the layer being read off
-  its file name (``_base_*`` < ``_model_*`` < the plugin API < ``_engine_*`` <
-  ``_service_*`` < the faces), and the import graph has no cycle;
+  its subpackage (``_base`` < ``_model`` < the plugin API < ``_build`` < ``_builtin`` <
+  ``_registry`` < ``_services`` < the faces), and the import graph has no cycle, even
+  counting imports under ``if TYPE_CHECKING:``;
 * a plugin imports the core only through ``tcfg`` and its facade ``tcfg.plugin``, another
   plugin only through that plugin's top-level package (and declares it as a dependency),
   and its own modules without a cycle.
@@ -26,29 +27,32 @@ PLUGIN_PACKAGES = sorted(
     [*ROOT.glob("plugins/*/tcfg_*"), *ROOT.glob("docs/example_plugin/tcfg_*")], key=lambda p: p.name
 )
 
-#: The core's layers, lowest first: a file-name prefix (or a whole name) per layer.
+#: The core's layers, lowest first: a subpackage (or a top-level module) per layer.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("_base_",)),
-    ("model", ("_model_",)),
+    ("base", ("_base",)),
+    ("model", ("_model",)),
     ("plugin API", ("hookspecs", "plugin")),
-    ("engine", ("_engine_",)),
-    ("services", ("_service_",)),
-    ("faces", ("__init__", "__main__", "cli")),
+    ("builder", ("_build",)),
+    ("built-in plugin", ("_builtin",)),
+    ("registry", ("_registry",)),
+    ("services", ("_services",)),
+    ("faces", ("testing", "__init__", "__main__", "cli")),
 )
 #: What a plugin may import from the core.
-FACADE = {"tcfg", "tcfg.plugin"}
+FACADE = {"tcfg", "tcfg.plugin", "tcfg.testing"}
 
 
 def layer_of(module: str) -> int:
-    """The index in :data:`LAYERS` of core module ``module`` (a file stem)."""
-    for index, (_name, prefixes) in enumerate(LAYERS):
-        if any(module == p or (p.endswith("_") and module.startswith(p)) for p in prefixes):
+    """The index in :data:`LAYERS` of core module ``module`` (dotted, relative to ``tcfg``)."""
+    head = module.split(".")[0]
+    for index, (_name, names) in enumerate(LAYERS):
+        if head in names:
             return index
-    raise AssertionError(f"core/tcfg/{module}.py belongs to no layer: name it after one of {LAYERS}")
+    raise AssertionError(f"core module {module} belongs to no layer: put it in one of {LAYERS}")
 
 
-def imports(path: Path) -> Iterator[tuple[str, list[str], int]]:
-    """``(module, names, line)`` of every import in ``path`` that runs (not under TYPE_CHECKING).
+def imports(path: Path, type_checking: bool = False) -> Iterator[tuple[str, list[str], int]]:
+    """``(module, names, line)`` of every import in ``path`` (those under TYPE_CHECKING if ``type_checking``).
 
     ``import a.b`` is ``("a.b", [], line)``; ``from a import b, c`` is ``("a", ["b", "c"], line)``,
     with relative imports made absolute.
@@ -56,7 +60,7 @@ def imports(path: Path) -> Iterator[tuple[str, list[str], int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not type_checking and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped |= {id(n) for child in node.body for n in ast.walk(child)}
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -71,26 +75,40 @@ def imports(path: Path) -> Iterator[tuple[str, list[str], int]]:
             yield base, [alias.name for alias in node.names], node.lineno
 
 
-def sibling_edges(package: Path) -> dict[str, dict[str, int]]:
-    """Per module of ``package``: the sibling modules it imports, with the line of the first import.
+def module_names(package: Path) -> dict[str, Path]:
+    """Every module of ``package``, subpackages included, by dotted name (``_model.target``; ``__init__``)."""
+    found: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
 
-    Importing the package itself (``import pkg``, ``from pkg import name`` where ``name``
-    is not a module) is an edge to ``__init__``.
+
+def sibling_edges(package: Path, type_checking: bool = False) -> dict[str, dict[str, int]]:
+    """Per module of ``package``: the modules of the package it imports, with the line of the first import.
+
+    ``from pkg.sub import name`` is an edge to ``sub.name`` if that is a module, else to
+    ``sub``; importing the package itself (``import pkg``, ``from pkg import name`` where
+    ``name`` is no module) is an edge to ``__init__``.
     """
-    modules = {p.stem for p in package.glob("*.py")}
+    modules = module_names(package)
     edges: dict[str, dict[str, int]] = {m: {} for m in modules}
-    for path in package.glob("*.py"):
-        for module, names, line in imports(path):
-            parts = module.split(".")
+    for module, path in modules.items():
+        for imported, names, line in imports(path, type_checking):
+            parts = imported.split(".")
             if parts[0] != package.name:
                 continue
-            if len(parts) > 1:
-                targets = [parts[1] if parts[1] in modules else "__init__"]
-            else:
-                targets = [name if name in modules else "__init__" for name in names] or ["__init__"]
-            for other in targets:
-                if other != path.stem:
-                    edges[path.stem].setdefault(other, line)
+            prefix = ".".join(parts[1:])
+            candidates = [f"{prefix}.{n}" if prefix else n for n in names] or [prefix or "__init__"]
+            for candidate in candidates:
+                pieces = candidate.split(".")
+                while pieces and ".".join(pieces) not in modules:
+                    pieces.pop()
+                other = ".".join(pieces) if pieces else (prefix or "__init__")
+                if other in modules and other != module:
+                    edges[module].setdefault(other, line)
     return edges
 
 
@@ -128,7 +146,7 @@ def cycles(edges: dict[str, dict[str, int]]) -> list[list[str]]:
 
 def test_every_core_module_imports_only_lower_layers() -> None:
     wrong = [
-        f"core/tcfg/{module}.py:{line} imports {other} ({LAYERS[layer_of(other)][0]}), "
+        f"core/tcfg/{module}:{line} imports {other} ({LAYERS[layer_of(other)][0]}), "
         f"above its own layer ({LAYERS[layer_of(module)][0]})"
         for module, targets in sorted(sibling_edges(CORE).items())
         for other, line in sorted(targets.items())
@@ -138,8 +156,22 @@ def test_every_core_module_imports_only_lower_layers() -> None:
 
 
 @pytest.mark.parametrize("package", [CORE, *PLUGIN_PACKAGES], ids=lambda p: p.name)
-def test_no_import_cycle(package: Path) -> None:
-    assert cycles(sibling_edges(package)) == []
+def test_no_import_cycle_even_counting_type_checking_imports(package: Path) -> None:
+    assert cycles(sibling_edges(package, type_checking=True)) == []
+
+
+def test_every_core_subpackage_is_a_docstring_only() -> None:
+    """A wing's ``__init__`` says what it holds and imports nothing (no facade inside the core)."""
+    for init in sorted(CORE.glob("*/__init__.py")):
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{init} has no docstring"
+        assert len(tree.body) == 1, f"{init} holds more than its docstring"
+
+
+@pytest.mark.xfail(strict=True, reason="the registry and the builder are split next")
+def test_no_core_module_is_over_600_lines() -> None:
+    long = {path.relative_to(ROOT): n for path in CORE.rglob("*.py") if (n := len(path.read_text().splitlines())) > 600}
+    assert not long, long
 
 
 @pytest.mark.parametrize("package", PLUGIN_PACKAGES, ids=lambda p: p.name)
@@ -188,4 +220,5 @@ def test_the_checker_sees_a_cycle_and_an_upward_import(tmp_path: Path) -> None:
     edges = sibling_edges(package)
     assert edges == {"a": {"b": 1}, "b": {"a": 5}, "c": {"a": 1}}
     assert cycles(edges) == [["a", "b"]]
-    assert layer_of("_model_target") < layer_of("_engine_build") < layer_of("cli")
+    assert cycles(sibling_edges(package, type_checking=True)) == [["a", "b", "c"]]
+    assert layer_of("_model.target") < layer_of("_build.builder") < layer_of("_registry.registry") < layer_of("cli")

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._base_discovery import installed_entry_points
-from tcfg._engine_registry import Registry
+from tcfg._registry.discovery import installed_entry_points
+from tcfg._registry.registry import Registry
 
 MANIFESTS = {ep.name: ep.provides for ep in installed_entry_points("tcfg")}
 
@@ -119,12 +119,7 @@ def test_a_first_target_imports_its_plugin_alone_and_not_marshmallow(spec: Any, 
 
 def test_loading_every_plugin_and_its_tags_does_not_import_marshmallow() -> None:
     """What ``tcfg.list_tags()`` loads (every installed plugin, every tag) does not import marshmallow either."""
-    code = (
-        "import sys, tcfg\n"
-        "tcfg.list_tags()\n"
-        "heavy = {'marshmallow'}\n"
-        "print(sorted(heavy & set(sys.modules)))\n"
-    )
+    code = "import sys, tcfg\ntcfg.list_tags()\nheavy = {'marshmallow'}\nprint(sorted(heavy & set(sys.modules)))\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -11,8 +11,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import tcfg
-from tcfg._model_components import ComponentType
-from tcfg._model_schema import AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
+from tcfg._model.attrs import AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
+from tcfg._model.components import ComponentType
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 
 REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])
@@ -172,7 +172,7 @@ SHORTCUT_TEXT = st.tuples(
 
 @given(SHORTCUT_TEXT | st.lists(GRAMMAR_WORDS | TEXT, max_size=10).map("".join))
 def test_the_unquoted_shortcut_agrees_with_the_full_reader(text: str) -> None:
-    from tcfg import _engine_build as build
+    from tcfg._build import builder as build
 
     stripped = text.strip()
     assume(stripped and stripped[0] != "{" and not any(c in text for c in "'\"\\"))

@@ -29,7 +29,7 @@ def test_import_tcfg_loads_nothing() -> None:
     code = (
         "import sys, tcfg\n"
         "heavy = {'pluggy', 'marshmallow', 'importlib.metadata', 'llvmlite',\n"
-        "         'tcfg._engine_registry', 'tcfg._model_target'}\n"
+        "         'tcfg._registry.registry', 'tcfg._model.target'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     import subprocess
@@ -219,7 +219,7 @@ def test_codegen_without_a_willing_plugin_says_so() -> None:
 
 
 def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tcfg import _engine_registry as registry_module
+    from tcfg._registry import registry as registry_module
 
     monkeypatch.setattr(registry_module, "_default", tcfg.Registry(plugins=[AccelPlugin()], autoload=False))
     assert "accel" in tcfg.list_kinds()
@@ -235,7 +235,7 @@ def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.Mon
 def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
     from importlib.metadata import entry_points
 
-    from tcfg._base_discovery import installed_entry_points
+    from tcfg._registry.discovery import installed_entry_points
 
     mine = sorted((e.name, e.value, e.distribution, e.version) for e in installed_entry_points(group))
     theirs = sorted((e.name, e.value, e.dist.name, e.dist.version) for e in entry_points(group=group) if e.dist)
@@ -246,14 +246,14 @@ def test_entry_point_values_with_extras_read_as_importlib_metadata_reads_them(tm
     """``[extras]`` stay in the value (as importlib.metadata gives it) and are ignored when loading."""
     from importlib.metadata import distributions
 
-    from tcfg._base_discovery import installed_entry_points, load_object
+    from tcfg._registry.discovery import installed_entry_points, load_object
 
     meta = tmp_path / "extra_plugin-1.0.dist-info"
     meta.mkdir()
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: extra-plugin\nVersion: 1.0\n\n")
     (meta / "entry_points.txt").write_text(
-        "[tcfg]\nwith_extras = tcfg._engine_build:MAX_DEPTH [speed, fast]\n\n"
-        "[tcfg.provides]\nkind.extra = tcfg._engine_build:MAX_DEPTH\n"
+        "[tcfg]\nwith_extras = tcfg._build.builder:MAX_DEPTH [speed, fast]\n\n"
+        "[tcfg.provides]\nkind.extra = tcfg._build.builder:MAX_DEPTH\n"
     )
     (found,) = installed_entry_points("tcfg", [str(tmp_path)])
     (dist,) = distributions(path=[str(tmp_path)])
@@ -269,10 +269,10 @@ def test_entry_point_values_with_extras_read_as_importlib_metadata_reads_them(tm
 
 
 def test_load_object_follows_module_and_attribute_paths() -> None:
-    from tcfg._base_discovery import load_object
+    from tcfg._registry.discovery import load_object
 
-    assert load_object("tcfg._engine_build:MAX_DEPTH") == 32
-    assert load_object("tcfg._model_kind") is sys.modules["tcfg._model_kind"]
+    assert load_object("tcfg._build.builder:MAX_DEPTH") == 32
+    assert load_object("tcfg._model.kind") is sys.modules["tcfg._model.kind"]
     with pytest.raises(ModuleNotFoundError):
         load_object("tcfg_no_such_module")
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._model_cpu import host_triple
+from tcfg._model.cpu import host_triple
 from tcfg.plugin import Attr, Derived, Integer, TargetKind
 from tests.fake_plugins import AccelPlugin, plugin_with
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._model_tvm import tvm_kinds
+from tcfg._services.to_tvm import tvm_kinds
 
 from .fake_plugins import AccelPlugin
 

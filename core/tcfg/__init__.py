@@ -11,8 +11,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tcfg import _base_wiring
-from tcfg._base_errors import (
+from tcfg._base.errors import (
     AttributeValueError,
     PluginError,
     PluginWarning,
@@ -22,16 +21,18 @@ from tcfg._base_errors import (
     UnknownKindError,
     UnknownTagError,
 )
-from tcfg._base_version import __version__ as __version__
+from tcfg._base.version import __version__ as __version__
+from tcfg._model import view
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import PluginRecord, Registry
-    from tcfg._model_kind import TargetKind
-    from tcfg._model_target import Target
-    from tcfg._service_config import CompilationConfig
-    from tcfg._service_dispatch import GenericFunc, generic_func
-    from tcfg._service_tuning import TuningRecord
-    from tcfg._service_tvm import from_tvm
+    from tcfg._model.kind import TargetKind
+    from tcfg._model.target import Target
+    from tcfg._model.view import RegistryView
+    from tcfg._registry.registry import PluginRecord, Registry
+    from tcfg._services.config import CompilationConfig
+    from tcfg._services.dispatch import GenericFunc, generic_func
+    from tcfg._services.from_tvm import from_tvm
+    from tcfg._services.tuning import TuningRecord
 
 
 __all__ = [
@@ -61,15 +62,15 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Target": "tcfg._model_target",
-    "Registry": "tcfg._engine_registry",
-    "PluginRecord": "tcfg._engine_registry",
-    "TargetKind": "tcfg._model_kind",
-    "GenericFunc": "tcfg._service_dispatch",
-    "generic_func": "tcfg._service_dispatch",
-    "CompilationConfig": "tcfg._service_config",
-    "TuningRecord": "tcfg._service_tuning",
-    "from_tvm": "tcfg._service_tvm",
+    "Target": "tcfg._model.target",
+    "Registry": "tcfg._registry.registry",
+    "PluginRecord": "tcfg._registry.registry",
+    "TargetKind": "tcfg._model.kind",
+    "GenericFunc": "tcfg._services.dispatch",
+    "generic_func": "tcfg._services.dispatch",
+    "CompilationConfig": "tcfg._services.config",
+    "TuningRecord": "tcfg._services.tuning",
+    "from_tvm": "tcfg._services.from_tvm",
 }
 
 
@@ -84,38 +85,58 @@ def __getattr__(name: str) -> Any:
 
 
 def _wire() -> Registry:
-    """The process-wide registry, on the first call: imports the engine and wires it in directly.
+    """The process-wide registry, on the first call: imports the registry and wires it in directly.
 
-    Later calls of ``_base_wiring.default_registry()`` go straight to the engine's function.
+    Later calls of ``view.default_registry()`` go straight to the registry module's function.
     """
-    from tcfg._engine_registry import default_registry
+    from tcfg._registry.registry import default_registry
 
-    _base_wiring.install(default_registry)
+    view.install(default_registry)
     return default_registry()
 
 
-_base_wiring.install(_wire)  # the composition root's one injection point
-_registry = _base_wiring.default_registry
+def _default_registry() -> Registry:
+    from tcfg._registry.registry import default_registry
+
+    return default_registry()
+
+
+def _to_tvm(target: Target) -> dict[str, Any]:
+    from tcfg._services.to_tvm import to_tvm
+
+    return to_tvm(target)
+
+
+def _marshmallow_schema(kind: TargetKind, registry: RegistryView) -> type[Any]:
+    from tcfg._services.marshmallow import marshmallow_schema
+
+    return marshmallow_schema(kind, registry)
+
+
+# The composition root's injection points: what the model reaches above itself.
+view.install(_wire)
+view.install_service("to_tvm", _to_tvm)
+view.install_service("marshmallow_schema", _marshmallow_schema)
 
 
 def list_kinds() -> list[str]:
     """The names of all registered kinds, sorted."""
-    return _registry().list_kinds()
+    return _default_registry().list_kinds()
 
 
 def get_kind(name: str) -> TargetKind:
     """The kind ``name``; :class:`UnknownKindError` lists the closest names."""
-    return _registry().get_kind(name)
+    return _default_registry().get_kind(name)
 
 
 def list_tags(prefix: str | None = None, aliases: bool = False) -> list[str]:
     """The names of all registered tags (starting with ``prefix``), sorted; their aliases too if ``aliases``."""
-    return _registry().list_tags(prefix, aliases)
+    return _default_registry().list_tags(prefix, aliases)
 
 
 def get_tag(name: str) -> dict[str, Any]:
     """The config of tag ``name`` (an alias, or ``NAME:VARIANT``); :class:`UnknownTagError` says why not."""
-    return _registry().get_tag(name)
+    return _default_registry().get_tag(name)
 
 
 def register_tag(
@@ -127,9 +148,9 @@ def register_tag(
     variants: Mapping[str, Any] | None = None,
 ) -> None:
     """Register tag ``name`` as ``config`` (with its ``aliases`` and ``variants``), validated before it is stored."""
-    _registry().register_tag(name, config, override, aliases=aliases, variants=variants)
+    _default_registry().register_tag(name, config, override, aliases=aliases, variants=variants)
 
 
 def plugins() -> list[PluginRecord]:
     """One record per discovered plugin: name, distribution, version, status, error, registrations."""
-    return _registry().plugins()
+    return _default_registry().plugins()

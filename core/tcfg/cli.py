@@ -5,7 +5,7 @@ success, 2 for bad input (an unknown command or option, or any
 :class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback),
 1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
 JSON on stdout instead of text. ``registry`` replaces the process-wide
-:func:`tcfg._engine_registry.default_registry` (for embedding and tests).
+:func:`tcfg._registry.registry.default_registry` (for embedding and tests).
 
 Only :mod:`argparse` and the cheap ``tcfg`` package are imported at module level,
 so ``tcfg --help`` starts fast; the registry loads on the first command that needs it.
@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import tcfg
-from tcfg._base_errors import TargetError
+from tcfg._base.errors import TargetError
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
-    from tcfg._model_target import Target
+    from tcfg._model.target import Target
+    from tcfg._registry.registry import Registry
 
 __all__ = ["main"]
 
@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         if extra:
             raise _UsageError(_unrecognized(args, extra))
         if registry is None:
-            from tcfg._engine_registry import default_registry
+            from tcfg._registry.registry import default_registry
 
             registry = default_registry()
         with warnings.catch_warnings(record=True) as caught:
@@ -271,10 +271,8 @@ def _nested_targets(value: Any) -> list[Target] | None:
 
 def _attr_text(target: Target, name: str, value: Any) -> str:
     """``value`` of attribute ``name`` as the string grammar prints it (its type's ``to_text``)."""
-    attr = target.kind.table.get(name)
-    if attr is None:  # an attribute of the target's BYOC compiler
-        attr = target.registry.compilers(target.kind.name)[target.attrs["compiler"]].table[name]
-    return attr.type.to_text(value)
+    text: str = target._attr_type(name).to_text(value)  # as str(target) prints it
+    return text
 
 
 def _show(registry: Registry, args: argparse.Namespace) -> int:

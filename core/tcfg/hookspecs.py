@@ -14,12 +14,12 @@ claims a name another plugin owns, none of that plugin's registrations are kept,
 :class:`tcfg.PluginWarning` names the cause, and ``tcfg.plugins()`` reports it
 (``TCFG_STRICT_PLUGINS=1`` raises instead).
 
-Feature derivation and keys come from parsers: a :class:`~tcfg._model_kind.TargetKind`'s
-``parser``, a :class:`~tcfg._model_cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
-:class:`~tcfg._model_kind.Compiler`'s ``parser``, and the :func:`tcfg_derive_target` hook for
+Feature derivation and keys come from parsers: a :class:`~tcfg._model.kind.TargetKind`'s
+``parser``, a :class:`~tcfg._model.cpu.CpuParser` for ``llvm``/``c`` targets, a BYOC
+:class:`~tcfg._model.kind.Compiler`'s ``parser``, and the :func:`tcfg_derive_target` hook for
 additions to kinds a plugin does not own. Each declares the features it derives
-(:class:`~tcfg._base_features.Feature`, with compatibility aliases such as TVM's
-``has_asimd``) and returns a :class:`~tcfg._model_kind.Derived`.
+(:class:`~tcfg._model.features.Feature`, with compatibility aliases such as TVM's
+``has_asimd``) and returns a :class:`~tcfg._model.kind.Derived`.
 
 Per-target hooks (:func:`tcfg_derive_target`, :func:`tcfg_codegen`) must be fast and
 side-effect free; import vendor SDKs (llvmlite, NVRTC, TensorRT) only inside the
@@ -32,15 +32,19 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
-from tcfg._base_hooks import hookspec
+import pluggy
 
 if TYPE_CHECKING:
-    from tcfg._base_features import Feature
-    from tcfg._model_codegen import Codegen
-    from tcfg._model_components import Component
-    from tcfg._model_cpu import CpuParser
-    from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
-    from tcfg._model_target import Target
+    from tcfg._model.codegen import Codegen
+    from tcfg._model.components import Component
+    from tcfg._model.cpu import CpuParser
+    from tcfg._model.features import Feature
+    from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
+    from tcfg._model.target import Target
+
+
+#: Marks a hook specification of the project ``tcfg`` (pluggy's marker).
+hookspec = pluggy.HookspecMarker("tcfg")
 
 
 class TagSpec(NamedTuple):

@@ -6,16 +6,13 @@ See :mod:`tcfg.hookspecs` for the hooks and ``docs/plugins.md`` for a guide.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from tcfg._base_errors import AttributeValueError, TargetError, closest, describe_choices
-from tcfg._base_features import Feature, FeatureValue, feature_name
-from tcfg._base_files import package_json
-from tcfg._base_hooks import hookimpl
-from tcfg._model_components import Component
-from tcfg._model_cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
-from tcfg._model_kind import Compiler, Derived, DeriveRequest, Library, TargetKind
-from tcfg._model_schema import (
+import pluggy
+
+from tcfg._base.errors import AttributeValueError, TargetError, closest, describe_choices
+from tcfg._base.files import package_json
+from tcfg._model.attrs import (
     Attr,
     AttrType,
     Boolean,
@@ -30,11 +27,19 @@ from tcfg._model_schema import (
     TargetList,
     TargetValue,
 )
-from tcfg._model_target import Target
+from tcfg._model.components import Component
+from tcfg._model.cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
+from tcfg._model.features import Feature, FeatureValue, feature_name
+from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
+from tcfg._model.target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
 if TYPE_CHECKING:
-    from tcfg._model_codegen import Codegen, LLVMCodegen
+    from tcfg._model.codegen import Codegen, LLVMCodegen
+
+#: Marks a plugin's hook implementation: ``@hookimpl def tcfg_register_kinds(register): ...``
+#: (pluggy's marker for the project ``tcfg``; ``tryfirst``, ``trylast``, ``specname`` as in pluggy).
+hookimpl = pluggy.HookimplMarker("tcfg")
 
 __all__ = [
     "CPU_ATTRS",
@@ -58,7 +63,6 @@ __all__ = [
     "LLVMCodegen",
     "Library",
     "LongValue",
-    "NamedTuple",
     "String",
     "StringList",
     "TagRegistrar",
@@ -81,9 +85,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """``Codegen`` and ``LLVMCodegen``, imported on first use (codegen is not on the start-up path)."""
     if name in ("Codegen", "LLVMCodegen"):
-        from tcfg import _model_codegen
+        from tcfg._model import codegen
 
-        value = getattr(_model_codegen, name)
+        value = getattr(codegen, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'tcfg.plugin' has no attribute {name!r}")

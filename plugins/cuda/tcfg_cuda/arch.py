@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import NamedTuple, TargetError, describe_choices, package_json
+from tcfg.plugin import TargetError, describe_choices, package_json
 
 __all__ = [
     "ArchInfo",

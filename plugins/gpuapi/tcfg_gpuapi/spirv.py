@@ -10,9 +10,9 @@ Vulkan 1.0 with SPIR-V 1.0, TVM's conservative assumption.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import AttributeValueError, NamedTuple, package_json
+from tcfg.plugin import AttributeValueError, package_json
 
 __all__ = [
     "SpirvEnv",

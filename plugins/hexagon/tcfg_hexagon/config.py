@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
-from tcfg.plugin import AttributeValueError, NamedTuple, TargetError, describe_choices
+from tcfg.plugin import AttributeValueError, TargetError, describe_choices
 from tcfg_hexagon.table import CpuInfo, always_features, cpu_info, hvx_info, hvx_versions, llc_features
 
 __all__ = ["HexagonConfig", "resolve"]

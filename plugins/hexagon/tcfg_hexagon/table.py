@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import NamedTuple, TargetError, describe_choices, package_json
+from tcfg.plugin import TargetError, describe_choices, package_json
 
 __all__ = [
     "CpuInfo",

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import NamedTuple
 
-from tcfg.plugin import AttributeValueError, FeatureValue, NamedTuple, describe_choices
+from tcfg.plugin import AttributeValueError, FeatureValue, describe_choices
 from tcfg_riscv.tables import Cpu, tables
 
 __all__ = ["ABIS", "Resolved", "resolve", "riscv_cpu"]

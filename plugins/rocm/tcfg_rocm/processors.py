@@ -10,9 +10,9 @@ resolve to their ``gfxNNN`` processor.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import AttributeValueError, NamedTuple, describe_choices, package_json
+from tcfg.plugin import AttributeValueError, describe_choices, package_json
 
 __all__ = [
     "Processor",

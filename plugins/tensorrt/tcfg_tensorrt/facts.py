@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import AttributeValueError, NamedTuple, package_json
+from tcfg.plugin import AttributeValueError, package_json
 
 __all__ = [
     "DeviceFacts",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from tcfg.plugin import NamedTuple, package_json
+from tcfg.plugin import package_json
 
 __all__ = ["CpuEntry", "Tables", "load_json", "tables"]
 

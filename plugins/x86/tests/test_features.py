@@ -160,7 +160,7 @@ def test_round_trips(make) -> None:
 
 
 def test_declared_feature_names_are_canonical_and_distinct() -> None:
-    from tcfg._base_features import feature_name
+    from tcfg._model.features import feature_name
     from tcfg_x86.parser import X86CpuParser
 
     names = [f.name for f in X86CpuParser().features]

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tcfg._base_errors import AttributeValueError, describe_choices
-from tcfg._base_features import Feature, FeatureValue
-from tcfg._base_grammar import NAME
-from tcfg._model_schema import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
+from tcfg._base.errors import AttributeValueError, describe_choices
+from tcfg._base.grammar import NAME
+from tcfg._model.attrs import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
+from tcfg._model.features import Feature, FeatureValue
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
+    from tcfg._model.view import RegistryView
 
 __all__ = [
     "COMMON_ATTRS",
@@ -90,7 +90,7 @@ class DeriveRequest(NamedTuple):
 
     kind: str
     attrs: Mapping[str, Any]
-    registry: Registry
+    registry: RegistryView
     features: Mapping[str, FeatureValue] = _EMPTY
 
 
@@ -195,12 +195,14 @@ class TargetKind:
             out[name] = value
         return out
 
-    def schema(self, registry: Registry | None = None) -> type[Any]:
+    def schema(self, registry: RegistryView | None = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
-        from tcfg._base_wiring import default_registry
-        from tcfg._model_marshmallow import marshmallow_schema
+        from tcfg._model import view
 
-        return marshmallow_schema(self, registry if registry is not None else default_registry())
+        schema: type[Any] = view.service("marshmallow_schema")(
+            self, registry if registry is not None else view.default_registry()
+        )
+        return schema
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of this kind's dict/JSON form."""

@@ -8,15 +8,15 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tcfg import _base_wiring
-from tcfg._base_errors import TargetError
-from tcfg._base_features import Features, FeatureValue
-from tcfg._model_kind import attr_of
+from tcfg._base.errors import TargetError
+from tcfg._model import view
+from tcfg._model.features import Features, FeatureValue
+from tcfg._model.kind import attr_of
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
-    from tcfg._model_codegen import Codegen
-    from tcfg._model_kind import Compiler, TargetKind
+    from tcfg._model.codegen import Codegen
+    from tcfg._model.kind import Compiler, TargetKind
+    from tcfg._model.view import RegistryView
 
 __all__ = ["Target"]
 
@@ -66,13 +66,13 @@ class Target:
     _feature_values: Mapping[str, FeatureValue]
     _why: Mapping[str, str]
     _features: Features | None
-    _registry: Registry
+    _registry: RegistryView
     _hash: int | None
     _str: str | None
     _json: str | None
 
-    def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
-        made: Target = (registry or _base_wiring.provider()).target(spec, host)
+    def __new__(cls, spec: Any, host: Any = None, *, registry: RegistryView | None = None) -> Target:
+        made: Target = (registry or view.provider()).target(spec, host)
         return made
 
     @classmethod
@@ -86,7 +86,7 @@ class Target:
         keys: tuple[str, ...],
         features: Mapping[str, FeatureValue],
         why: Mapping[str, str],
-        registry: Registry,
+        registry: RegistryView,
     ) -> Target:
         self = object.__new__(cls)
         self._kind = kind
@@ -153,7 +153,7 @@ class Target:
         return tag
 
     @property
-    def registry(self) -> Registry:
+    def registry(self) -> RegistryView:
         """The registry this target was built with."""
         return self._registry
 
@@ -199,9 +199,8 @@ class Target:
 
         Attributes TVM's kind lacks are dropped; ``tcfg.from_tvm`` reads TVM's targets back.
         """
-        from tcfg._model_tvm import to_tvm
-
-        return to_tvm(self)
+        tvm: dict[str, Any] = view.service("to_tvm")(self)
+        return tvm
 
     def __repr__(self) -> str:
         return f"Target({str(self)!r})"
@@ -236,11 +235,15 @@ class Target:
     def with_host(self, host: Any) -> Target:
         """This target with ``host`` (a spec or Target) as its host."""
         registry = self._registry
-        return registry.with_attrs(self, {"host": registry.nested(host)})
+        made: Target = registry.with_attrs(self, {"host": registry.nested(host)})
+        return made
 
     def without_host(self) -> Target:
         """This target without a host."""
-        return self if self.host is None else self._registry.with_attrs(self, {"host": None})
+        if self.host is None:
+            return self
+        made: Target = self._registry.with_attrs(self, {"host": None})
+        return made
 
     def is_specialization_of(self, other: Target) -> bool:
         """Same kind, and every attribute ``other`` configures has the same value here."""
@@ -252,7 +255,8 @@ class Target:
 
     def codegen(self) -> Codegen:
         """The codegen configuration that the plugin owning this kind provides."""
-        return self._registry.codegen(self)
+        codegen: Codegen = self._registry.codegen(self)
+        return codegen
 
     # -- context ---------------------------------------------------------------------
 

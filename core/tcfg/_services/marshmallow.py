@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import marshmallow
 
-from tcfg._base_errors import TargetError
-from tcfg._model_schema import Attr, InvalidValue
+from tcfg._base.errors import TargetError
+from tcfg._model.attrs import Attr, InvalidValue
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
-    from tcfg._model_kind import TargetKind
+    from tcfg._model.kind import TargetKind
+    from tcfg._model.view import RegistryView
 
 __all__ = ["marshmallow_schema"]
 
@@ -23,7 +23,7 @@ __all__ = ["marshmallow_schema"]
 class _AttrField(marshmallow.fields.Field):  # type: ignore[type-arg]
     """A marshmallow field that checks and dumps one tcfg attribute."""
 
-    def __init__(self, attr: Attr, registry: Registry) -> None:
+    def __init__(self, attr: Attr, registry: RegistryView) -> None:
         extra: dict[str, Any] = {"metadata": {"description": attr.doc}}
         if attr.default is not None:
             extra["load_default"] = attr.default
@@ -41,7 +41,7 @@ class _AttrField(marshmallow.fields.Field):  # type: ignore[type-arg]
         return None if value is None else self.attr.type.to_json(value)
 
 
-def marshmallow_schema(kind: TargetKind, registry: Registry) -> type[marshmallow.Schema]:
+def marshmallow_schema(kind: TargetKind, registry: RegistryView) -> type[marshmallow.Schema]:
     """A schema class whose ``load()`` checks a dict of ``kind``'s attributes (without ``kind``)."""
     fields: dict[str, marshmallow.fields.Field] = {  # type: ignore[type-arg]
         name: _AttrField(attr, registry) for name, attr in kind.table.items()

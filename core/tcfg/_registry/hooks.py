@@ -13,71 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any, NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["HookImpl", "argnames", "collect", "hookimpl", "hookspec", "spec_table"]
+__all__ = ["HookImpl", "argnames", "collect", "spec_table"]
 
 PROJECT = "tcfg"
 _SPEC = f"{PROJECT}_spec"
 _IMPL = f"{PROJECT}_impl"
-
-
-@overload
-def hookspec(function: F, *, firstresult: bool = False) -> F: ...
-@overload
-def hookspec(function: None = None, *, firstresult: bool = False) -> Callable[[F], F]: ...
-def hookspec(function: F | None = None, *, firstresult: bool = False) -> F | Callable[[F], F]:
-    """Mark a hook specification (``@hookspec`` or ``@hookspec(firstresult=True)``)."""
-
-    def mark(func: F) -> F:
-        opts = {"firstresult": firstresult, "historic": False, "warn_on_impl": None, "warn_on_impl_args": None}
-        setattr(func, _SPEC, opts)
-        return func
-
-    return mark if function is None else mark(function)
-
-
-@overload
-def hookimpl(function: F) -> F: ...
-@overload
-def hookimpl(
-    function: None = None,
-    *,
-    tryfirst: bool = False,
-    trylast: bool = False,
-    optionalhook: bool = False,
-    specname: str | None = None,
-) -> Callable[[F], F]: ...
-def hookimpl(
-    function: F | None = None,
-    *,
-    tryfirst: bool = False,
-    trylast: bool = False,
-    optionalhook: bool = False,
-    specname: str | None = None,
-) -> F | Callable[[F], F]:
-    """Mark a plugin's hook implementation: ``@hookimpl def tcfg_register_kinds(register): ...``.
-
-    ``tryfirst``/``trylast`` move it to the front or back of the calling order;
-    ``specname`` names the hook when the function's own name differs; with
-    ``optionalhook`` a name that is no tcfg hook is ignored instead of refused.
-    """
-
-    def mark(func: F) -> F:
-        opts = {
-            "wrapper": False,
-            "hookwrapper": False,
-            "optionalhook": optionalhook,
-            "tryfirst": tryfirst,
-            "trylast": trylast,
-            "specname": specname,
-        }
-        setattr(func, _IMPL, opts)
-        return func
-
-    return mark if function is None else mark(function)
 
 
 class HookImpl(NamedTuple):

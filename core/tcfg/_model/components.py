@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from tcfg._base_errors import TargetError, describe_choices
-from tcfg._base_grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
-from tcfg._model_kind import Rule
-from tcfg._model_schema import Attr, AttrType, BuildContext, InvalidValue, attr_table
+from tcfg._base.errors import TargetError, describe_choices
+from tcfg._base.grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
+from tcfg._model.attrs import Attr, AttrType, BuildContext, InvalidValue, attr_table
+from tcfg._model.kind import Rule
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -78,7 +78,8 @@ class ComponentType(AttrType):
         spec = found.get(name) if isinstance(name, str) else None
         if spec is None:
             raise InvalidValue(f"names no registered {self.role}: {name!r}; {describe_choices(str(name), found)}")
-        return spec
+        component: Component = spec
+        return component
 
     def _value(self, spec: Component, given: Mapping[str, Any]) -> ComponentValue:
         config = []

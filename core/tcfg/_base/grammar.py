@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from tcfg._base_errors import TargetSyntaxError
+from tcfg._base.errors import TargetSyntaxError
 
 __all__ = [
     "MAX_TEXT",

@@ -8,10 +8,10 @@ options; plugins add more with ``tcfg_register_executors`` / ``tcfg_register_run
 
 from __future__ import annotations
 
-from tcfg._base_errors import AttributeValueError
-from tcfg._model_components import ROLES, Component, ComponentType
-from tcfg._model_kind import Derived, DeriveRequest, TargetKind
-from tcfg._model_schema import Attr, Boolean, Choice, Integer, TargetList
+from tcfg._base.errors import AttributeValueError
+from tcfg._model.attrs import Attr, Boolean, Choice, Integer, TargetList
+from tcfg._model.components import ROLES, Component, ComponentType
+from tcfg._model.kind import Derived, DeriveRequest, TargetKind
 
 __all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
 

@@ -6,8 +6,8 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
-from tcfg._base_errors import TargetError
-from tcfg._model_target import Target
+from tcfg._base.errors import TargetError
+from tcfg._model.target import Target
 
 __all__ = ["GenericFunc", "generic_func"]
 

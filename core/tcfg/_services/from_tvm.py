@@ -11,10 +11,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tcfg._base_errors import TargetError, UnknownTagError, shorten
-from tcfg._engine_registry import Registry, default_registry
-from tcfg._model_target import Target
-from tcfg._model_tvm import to_tvm, tvm_kinds
+from tcfg._base.errors import TargetError, UnknownTagError, shorten
+from tcfg._model.target import Target
+from tcfg._registry.registry import Registry, default_registry
+from tcfg._services.to_tvm import to_tvm, tvm_kinds
 
 __all__ = ["from_tvm"]
 

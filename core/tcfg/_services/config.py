@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from tcfg._base_errors import TargetError
-from tcfg._model_kind import DLPACK_DEVICES  # DLPack device type numbers: keys of the legacy dict form
+from tcfg._base.errors import TargetError
+from tcfg._model.kind import DLPACK_DEVICES  # DLPack device type numbers: keys of the legacy dict form
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
-    from tcfg._model_components import ComponentValue, Role
-    from tcfg._model_target import Target
+    from tcfg._model.components import ComponentValue, Role
+    from tcfg._model.target import Target
+    from tcfg._registry.registry import Registry
 
 __all__ = ["CompilationConfig"]
 
@@ -50,8 +50,8 @@ class CompilationConfig:
         *,
         registry: Registry | None = None,
     ) -> None:
-        from tcfg._engine_registry import default_registry
-        from tcfg._model_target import Target
+        from tcfg._model.target import Target
+        from tcfg._registry.registry import default_registry
 
         reg = registry if registry is not None else default_registry()
         self.registry = reg
@@ -88,7 +88,7 @@ class CompilationConfig:
 
     def to_target(self) -> Target:
         """The configuration as one composite target (devices' shared host written once)."""
-        from tcfg._model_target import Target
+        from tcfg._model.target import Target
 
         config: dict[str, Any] = {
             "kind": "composite",
@@ -122,7 +122,7 @@ class CompilationConfig:
 
 
 def _devices(targets: Any, reg: Registry) -> list[Target]:
-    from tcfg._model_target import Target
+    from tcfg._model.target import Target
 
     if isinstance(targets, Target | str):
         return [Target(targets, registry=reg)]
@@ -154,7 +154,7 @@ def _agree(what: Literal["host"] | Role, given: Any, from_composite: Any, reg: R
     if from_composite is None:
         return given
     if what == "host":
-        from tcfg._model_target import Target
+        from tcfg._model.target import Target
 
         same = Target(given, registry=reg) == from_composite
     else:
@@ -166,8 +166,8 @@ def _agree(what: Literal["host"] | Role, given: Any, from_composite: Any, reg: R
 
 def _component(role: Role, value: Any, reg: Registry) -> ComponentValue:
     """``value`` (a name, dict or ComponentValue) checked as a registered ``role``."""
-    from tcfg._model_components import ComponentType
-    from tcfg._model_schema import InvalidValue
+    from tcfg._model.attrs import InvalidValue
+    from tcfg._model.components import ComponentType
 
     try:
         return ComponentType(role).check(value, reg.nested_context(0))
@@ -180,7 +180,7 @@ def _is_self_hosted(target: Target) -> bool:
 
 
 def _choose_host(devices: list[Target], explicit: Target | None) -> Target | None:
-    from tcfg._model_target import Target
+    from tcfg._model.target import Target
 
     leaves = [d for d in devices if not _is_self_hosted(d)]
     named = list(dict.fromkeys(d.host for d in leaves if d.host is not None))

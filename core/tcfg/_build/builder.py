@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from tcfg._base_cache import Memo
-from tcfg._base_errors import (
+from tcfg._base.memo import Memo
+from tcfg._base.errors import (
     AttributeValueError,
     PluginError,
     TargetError,
@@ -25,14 +25,14 @@ from tcfg._base_errors import (
     describe_choices,
     shorten,
 )
-from tcfg._base_features import FeatureValue
-from tcfg._base_grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
-from tcfg._model_kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
-from tcfg._model_schema import Attr, InvalidValue, LongValue, TargetList
-from tcfg._model_target import Target
+from tcfg._model.features import FeatureValue
+from tcfg._base.grammar import MAX_TEXT, Option, RawValue, pointer, split_options, tokenize
+from tcfg._model.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of, check_libs
+from tcfg._model.attrs import Attr, InvalidValue, LongValue, TargetList
+from tcfg._model.target import Target
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
+    from tcfg._build.tables import Tables
 
 __all__ = ["MAX_DEPTH", "MAX_TEXT", "BuildState", "build", "finish", "nested_context", "with_attrs"]
 
@@ -58,7 +58,7 @@ class BuildState:
     compiler, names as given)``. ``option_words``: per kind, option words of target
     strings (``-name=text``) and their ``(name, value)``. ``contexts``: the build
     contexts of attribute values, by nesting depth; ``counting``: the one for a dict read
-    at the outermost level (see :class:`~tcfg._model_schema.LongValue`). ``short_tags``:
+    at the outermost level (see :class:`~tcfg._model.attrs.LongValue`). ``short_tags``:
     the targets of tags whose canonical text is at most half of ``MAX_TEXT``, by the name
     a dict gave (a tag registered again has another target).
     """
@@ -75,7 +75,7 @@ class BuildState:
         self.short_tags: Memo[str, Target] = Memo(MEMO_LIMIT)
 
 
-def build(registry: Registry, spec: Any, host: Any = None, depth: int = 0) -> Target:
+def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Target:
     """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
     if depth > MAX_DEPTH:
         raise _TooDeep
@@ -118,7 +118,8 @@ def _too_deep(spec: Any) -> TargetError:
 def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
     """``target`` with some configured attributes replaced (None removes one)."""
     attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
-    return finish(target.registry, target.kind, attrs, target, 0)
+    registry: Tables = target.registry  # type: ignore[assignment]  # the registry that built it, which is one
+    return finish(registry, target.kind, attrs, target, 0)
 
 
 class _JsonRefused(Exception):
@@ -185,11 +186,11 @@ def _check_length(text: str) -> None:
 
 
 class _Nested:
-    """The :class:`~tcfg._model_schema.BuildContext` of one nesting level (``counts``: see BuildState)."""
+    """The :class:`~tcfg._model.attrs.BuildContext` of one nesting level (``counts``: see BuildState)."""
 
     __slots__ = ("counts", "depth", "registry")
 
-    def __init__(self, registry: Registry, depth: int, counts: bool = False) -> None:
+    def __init__(self, registry: Tables, depth: int, counts: bool = False) -> None:
         self.registry, self.depth, self.counts = registry, depth, counts
 
     def __call__(self, spec: Any) -> Target:
@@ -201,7 +202,7 @@ class _Nested:
         return build(self.registry, spec, None, self.depth + 1)
 
 
-def nested_context(registry: Registry, depth: int) -> _Nested:
+def nested_context(registry: Tables, depth: int) -> _Nested:
     """The build context for attribute values of a target at nesting ``depth``."""
     context: _Nested | None = registry.build_state.contexts.get(depth)
     if context is None:
@@ -209,7 +210,7 @@ def nested_context(registry: Registry, depth: int) -> _Nested:
     return context
 
 
-def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int) -> TargetError:
+def _unknown_head(registry: Tables, name: str, text: str, start: int, end: int) -> TargetError:
     """The error for a target string whose first word names no kind or tag (nor a tag's variant).
 
     It names the plugin that would provide the kind or tag when a known one is not
@@ -231,7 +232,7 @@ def _unknown_head(registry: Registry, name: str, text: str, start: int, end: int
     )
 
 
-def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = False) -> Target:
+def from_text(registry: Tables, text: str, depth: int = 0, measured: bool = False) -> Target:
     """The target of a string or JSON text at nesting ``depth`` (:func:`build` for a ``str``).
 
     An outermost text over half of :data:`MAX_TEXT` has its target's canonical text
@@ -259,13 +260,13 @@ def from_text(registry: Registry, text: str, depth: int = 0, measured: bool = Fa
     return _from_tokens(registry, text, depth)
 
 
-def _tag_head(registry: Registry, name: str) -> tuple[TargetKind, Mapping[str, Any]] | None:
+def _tag_head(registry: Tables, name: str) -> tuple[TargetKind, Mapping[str, Any]] | None:
     """The kind and config of the tag that the first word of a target string names (not a kind), or None."""
     entry = registry.find_tag(name)
     return None if entry is None else (entry.target.kind, entry.target.config)
 
 
-def _from_words(registry: Registry, words: list[str], text: str, depth: int) -> Target | None:
+def _from_words(registry: Tables, words: list[str], text: str, depth: int) -> Target | None:
     """The target of an unquoted string whose options all read ``-key=value``; None for any other.
 
     A shortcut for the common form, with the result :func:`_from_tokens` gives: on any
@@ -346,7 +347,7 @@ _new_tuple = tuple.__new__
 _NO_FEATURES = DeriveRequest._field_defaults["features"]
 
 
-def _from_tokens(registry: Registry, text: str, depth: int) -> Target:
+def _from_tokens(registry: Tables, text: str, depth: int) -> Target:
     """The target of any target string (quotes, flags, separate values), or the error with its position."""
     tokens = tokenize(text)
     head = tokens[0]
@@ -401,7 +402,7 @@ def _convert_text(attr: Attr, opt: Option, text: str, nested: _Nested) -> Any:
         raise type(exc)(f"target {shorten(text)!r}: in -{opt.key}: {exc}") from None
 
 
-def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: Option | None = None) -> Compiler | None:
+def _compiler(registry: Tables, kind: TargetKind, name: Any, text: Any, opt: Option | None = None) -> Compiler | None:
     if name is None:
         return None
     compiler = registry.find_compiler(kind.name, name) if isinstance(name, str) else None
@@ -416,7 +417,7 @@ def _compiler(registry: Registry, kind: TargetKind, name: Any, text: Any, opt: O
 
 
 def _attr(
-    registry: Registry, kind: TargetKind, compiler: Compiler | None, key: str, text: Any, opt: Option | None
+    registry: Tables, kind: TargetKind, compiler: Compiler | None, key: str, text: Any, opt: Option | None
 ) -> Attr:
     attr = attr_of(kind, compiler, key)
     if attr is not None:
@@ -435,13 +436,13 @@ def _attr(
     )
 
 
-def from_dict(registry: Registry, data: Mapping[str, Any]) -> Target:
+def from_dict(registry: Tables, data: Mapping[str, Any]) -> Target:
     """The target of a dict at the outermost level (:func:`build` of a dict without a host).
 
     A dict has no length of its own to hold to :data:`MAX_TEXT`, and measuring each
     target's canonical text would cost more than building it. So the dict is read in a
     counting context first, where a long value (a long string, a long list, a nested
-    target; see :class:`~tcfg._model_schema.LongValue`) or a long tag stops the read; the
+    target; see :class:`~tcfg._model.attrs.LongValue`) or a long tag stops the read; the
     dict is then read again and its target's canonical text measured. A target of short
     values is measured only when its attribute names allow a long text all the same
     (see :func:`_new_shape`).
@@ -455,13 +456,13 @@ def from_dict(registry: Registry, data: Mapping[str, Any]) -> Target:
         raise _too_deep(data) from None
 
 
-def _counting_context(registry: Registry) -> _Nested:
+def _counting_context(registry: Tables) -> _Nested:
     context = registry.build_state.counting = _Nested(registry, 0, counts=True)
     return context
 
 
 def _read_dict(
-    registry: Registry,
+    registry: Tables,
     data: Any,
     source: str | None,
     depth: int,
@@ -535,7 +536,7 @@ def _read_dict(
 
 
 def _finish_over_tag(
-    registry: Registry,
+    registry: Tables,
     kind: TargetKind,
     base: Mapping[str, Any],
     given: dict[str, Any],
@@ -554,7 +555,7 @@ def _finish_over_tag(
 
 
 def _run(
-    parser: Parser, request: DeriveRequest, registry: Registry, kind: TargetKind, text: Any, compiler: str = ""
+    parser: Parser, request: DeriveRequest, registry: Tables, kind: TargetKind, text: Any, compiler: str = ""
 ) -> Derived:
     try:
         derived = parser(request)
@@ -565,7 +566,7 @@ def _run(
     return derived
 
 
-def _parser_failed(exc: Exception, registry: Registry, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
+def _parser_failed(exc: Exception, registry: Tables, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
     """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block)."""
     if isinstance(exc, TargetError):
         raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
@@ -576,14 +577,14 @@ def _parser_failed(exc: Exception, registry: Registry, kind: TargetKind, text: A
     ) from exc
 
 
-def _parser_name(registry: Registry, kind: TargetKind, compiler: str) -> str:
+def _parser_name(registry: Tables, kind: TargetKind, compiler: str) -> str:
     if compiler:
         return f"the parser of compiler {compiler!r} (kind {kind.name!r})"
     return f"the parser of plugin {registry.owner('kind', kind.name)!r}"
 
 
 def finish(
-    registry: Registry,
+    registry: Tables,
     kind: TargetKind,
     attrs: dict[str, Any],
     text: Any,
@@ -688,7 +689,7 @@ def _canonical_names(kind: TargetKind, attrs: dict[str, Any], text: Any) -> dict
 
 
 def _check_libs(
-    registry: Registry, kind: TargetKind, full: dict[str, Any], features: Mapping[str, FeatureValue], text: Any
+    registry: Tables, kind: TargetKind, full: dict[str, Any], features: Mapping[str, FeatureValue], text: Any
 ) -> None:
     """Refuse ``-libs`` names that the libraries registered for the kind do not accept for this target."""
     libraries = registry.libraries(kind.name)
@@ -720,7 +721,7 @@ _NO_PREPARED = _Prepared(_NOTHING, {}, {}, (), _NOTHING.features, _NOTHING.why)
 
 
 def _parse(
-    registry: Registry,
+    registry: Tables,
     kind: TargetKind,
     compiler: Compiler | None,
     full: dict[str, Any],
@@ -753,7 +754,7 @@ def _parse(
 
 
 def _prepare(
-    registry: Registry, kind: TargetKind, compiler: Compiler | None, derived: Derived, text: Any, depth: int
+    registry: Tables, kind: TargetKind, compiler: Compiler | None, derived: Derived, text: Any, depth: int
 ) -> _Prepared:
     """Check a kind parser's result (undeclared features, mistyped defaults) and remember it.
 
@@ -783,7 +784,7 @@ def _unique(keys: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _more_derived(
-    registry: Registry,
+    registry: Tables,
     kind: TargetKind,
     compiler: Compiler | None,
     full: dict[str, Any],
@@ -805,7 +806,7 @@ def _more_derived(
 
 
 def _check_names(
-    registry: Registry, kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
+    registry: Tables, kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
 ) -> None:
     """Refuse attribute names that neither the kind nor the compiler declares."""
     for key in attrs:
@@ -836,7 +837,7 @@ class _Shape:
 
 
 def _new_shape(
-    registry: Registry, key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
+    registry: Tables, key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
 ) -> _Shape:
     """The shape of ``names``, remembered under ``key``.
 
@@ -844,7 +845,7 @@ def _new_shape(
     text input holds each device within the limit, not their sum), or when values of
     these names that a counting context accepts (see :func:`from_dict`) may still print
     longer than half of :data:`MAX_TEXT` together (many names, or a type without a
-    :meth:`~tcfg._model_schema.AttrType.text_bound`).
+    :meth:`~tcfg._model.attrs.AttrType.text_bound`).
     """
     rank = kind._rank
     if compiler is None:
@@ -884,7 +885,7 @@ def _merged(found: list[Derived]) -> tuple[Mapping[str, FeatureValue], Mapping[s
 
 
 def _checked_changes(
-    registry: Registry,
+    registry: Tables,
     kind: TargetKind,
     compiler: Compiler | None,
     full: Mapping[str, Any],
@@ -906,7 +907,7 @@ def _checked_changes(
     return changes
 
 
-def _vet_features(registry: Registry, features: Mapping[str, FeatureValue], text: Any) -> None:
+def _vet_features(registry: Tables, features: Mapping[str, FeatureValue], text: Any) -> None:
     """Refuse features no plugin declared."""
     index = registry.features
     if not features.keys() <= index.docs.keys():

@@ -4,7 +4,7 @@ TVM 0.27 reads a target as a dict or JSON only (TVM up to 0.2x also read the cla
 string, which is tcfg's own grammar). What TVM knows of each kind, its options and
 default keys, is the table ``data/tvm_kinds.json``, generated from TVM by
 ``interop/scripts/tvm_kinds.py``. The way back, ``tcfg.from_tvm``, is a service
-(it builds targets): ``tcfg._service_tvm``.
+(it builds targets): ``tcfg._services.from_tvm``.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from tcfg._base_errors import TargetError
-from tcfg._base_files import package_json
-from tcfg._model_kind import attr_of
+from tcfg._base.errors import TargetError
+from tcfg._base.files import package_json
+from tcfg._model.kind import attr_of
 
 if TYPE_CHECKING:
-    from tcfg._model_target import Target
+    from tcfg._model.target import Target
 
 __all__ = ["to_tvm", "tvm_kinds"]
 

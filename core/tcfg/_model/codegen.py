@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg._base_errors import TargetError
-from tcfg._base_files import package_json
-from tcfg._model_cpu import arch_family
+from tcfg._base.errors import TargetError
+from tcfg._base.files import package_json
+from tcfg._model.cpu import arch_family
 
 __all__ = ["Codegen", "LLVMCodegen"]
 

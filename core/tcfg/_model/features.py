@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple, TypeAlias
 
-from tcfg._base_errors import closest
+from tcfg._base.errors import closest
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tcfg._model_components import Component
-from tcfg._model_composite import COMPOSITE, EXECUTORS, RUNTIMES
-from tcfg._model_cpu import CPU_ATTRS, host_triple, parse_cpu_target
-from tcfg._model_kind import TargetKind
-from tcfg._model_schema import Attr, Boolean, Choice, Integer, String, StringList
-from tcfg._model_target import Target
+from tcfg._builtin.composite import COMPOSITE, EXECUTORS, RUNTIMES
+from tcfg._model.attrs import Attr, Boolean, Choice, Integer, String, StringList
+from tcfg._model.components import Component
+from tcfg._model.cpu import CPU_ATTRS, host_triple, parse_cpu_target
+from tcfg._model.kind import TargetKind
+from tcfg._model.target import Target
 from tcfg.plugin import hookimpl
 
 if TYPE_CHECKING:
-    from tcfg._model_codegen import Codegen
+    from tcfg._model.codegen import Codegen
 
 _MATTR = StringList(String(r"[+-][A-Za-z0-9_.\-]+", "+feature or -feature"))
 _FLOAT_ABI = Choice(("soft", "softfp", "hard"))
@@ -110,7 +110,7 @@ def tcfg_codegen(target: Target) -> Codegen | None:
     """LLVM flags as given, for CPU targets that no vendor plugin handles."""
     if target.kind.name not in ("llvm", "c"):
         return None
-    from tcfg._model_codegen import LLVMCodegen  # codegen is not on the start-up path
+    from tcfg._model.codegen import LLVMCodegen  # codegen is not on the start-up path
 
     attrs = target.attrs
     return LLVMCodegen(

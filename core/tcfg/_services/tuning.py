@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tcfg._base_errors import TargetError, TargetSyntaxError
-from tcfg._service_config import CompilationConfig
+from tcfg._base.errors import TargetError, TargetSyntaxError
+from tcfg._services.config import CompilationConfig
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
+    from tcfg._registry.registry import Registry
 
 __all__ = ["TuningRecord"]
 

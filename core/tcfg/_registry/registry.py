@@ -9,10 +9,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tcfg import _engine_builtin, hookspecs
-from tcfg._base_cache import Memo
-from tcfg._base_discovery import Candidate, discover, env_flag
-from tcfg._base_errors import (
+from tcfg import hookspecs
+from tcfg._base.errors import (
     PluginError,
     PluginWarning,
     TargetError,
@@ -20,21 +18,24 @@ from tcfg._base_errors import (
     UnknownTagError,
     describe_choices,
 )
-from tcfg._base_features import Feature, FeatureIndex, feature_name
-from tcfg._base_files import package_json
-from tcfg._base_hooks import HookImpl, collect, spec_table
-from tcfg._base_version import __version__
-from tcfg._engine_build import BuildState, build, from_dict, from_text, nested_context, with_attrs
-from tcfg._model_components import ROLES, Component
-from tcfg._model_cpu import CpuParser
-from tcfg._model_kind import Compiler, Derived, Library, TargetKind
+from tcfg._base.files import package_json
+from tcfg._base.memo import Memo
+from tcfg._base.version import __version__
+from tcfg._build.builder import BuildState, build, from_dict, from_text, nested_context, with_attrs
+from tcfg._builtin import plugin as builtin_plugin
+from tcfg._model.components import ROLES, Component
+from tcfg._model.cpu import CpuParser
+from tcfg._model.features import Feature, FeatureIndex, feature_name
+from tcfg._model.kind import Compiler, Derived, Library, TargetKind
+from tcfg._registry.discovery import Candidate, discover, env_flag
+from tcfg._registry.hooks import HookImpl, collect, spec_table
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
-    from tcfg._model_codegen import Codegen
-    from tcfg._model_components import Role
-    from tcfg._model_kind import DeriveRequest
-    from tcfg._model_target import Target
+    from tcfg._model.codegen import Codegen
+    from tcfg._model.components import Role
+    from tcfg._model.kind import DeriveRequest
+    from tcfg._model.target import Target
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry"]
 
@@ -307,7 +308,7 @@ class Registry:
         return env_flag(self._env(), "TCFG_STRICT_PLUGINS")
 
     def _load(self) -> None:
-        candidates = [Candidate("core", "tcfg-core", __version__, partial(_same, _engine_builtin))]
+        candidates = [Candidate("core", "tcfg-core", __version__, partial(_same, builtin_plugin))]
         for index, obj in enumerate(self._explicit):
             name = getattr(obj, "tcfg_plugin_name", None) or getattr(obj, "__name__", None)
             name = name if isinstance(name, str) else f"plugin{index}"
@@ -1080,7 +1081,7 @@ class Registry:
 
     def codegen(self, target: Target) -> Codegen:
         """The codegen configuration the first willing plugin gives for ``target``."""
-        from tcfg._model_codegen import Codegen  # codegen is not on the start-up path
+        from tcfg._model.codegen import Codegen  # codegen is not on the start-up path
 
         self._ensure()
         self._load_all_pending()

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tcfg._base_errors import AttributeValueError, describe_choices
-from tcfg._base_features import Feature
-from tcfg._model_kind import Derived, DeriveRequest
+from tcfg._base.errors import AttributeValueError, describe_choices
+from tcfg._model.features import Feature
+from tcfg._model.kind import Derived, DeriveRequest
 
 __all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
 

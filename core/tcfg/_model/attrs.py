@@ -16,12 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg._base_cache import Memo
-from tcfg._base_grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
+from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
+from tcfg._base.memo import Memo
 
 if TYPE_CHECKING:
-    from tcfg._engine_registry import Registry
-    from tcfg._model_target import Target
+    from tcfg._model.view import RegistryView
 
 __all__ = [
     "Attr",
@@ -49,10 +48,15 @@ class BuildContext(Protocol):
     raises :class:`LongValue` for a value longer than :meth:`AttrType.text_bound` allows.
     """
 
-    registry: Registry
-    counts: bool
+    @property
+    def registry(self) -> RegistryView:
+        """The registry nested targets are built with."""
 
-    def __call__(self, spec: Any) -> Target:
+    @property
+    def counts(self) -> bool:
+        """Whether this context reads a dict at the outermost level."""
+
+    def __call__(self, spec: Any) -> Any:
         """The nested target for ``spec`` (one level deeper)."""
 
 
@@ -355,10 +359,10 @@ class TargetValue(AttrType):
     description = "a target (a string, a dict or a Target)"
     holds_targets = True
 
-    def from_text(self, raw: RawValue, build: BuildContext) -> Target:
+    def from_text(self, raw: RawValue, build: BuildContext) -> Any:
         return build(raw.text)
 
-    def check(self, value: Any, build: BuildContext) -> Target:
+    def check(self, value: Any, build: BuildContext) -> Any:
         if _counts(build):  # the nested target's size is known only once it is printed
             raise LongValue
         return build(value)
@@ -383,10 +387,10 @@ class TargetList(AttrType):
     description = "a list of targets"
     holds_targets = True
 
-    def from_text(self, raw: RawValue, build: BuildContext) -> tuple[Target, ...]:
+    def from_text(self, raw: RawValue, build: BuildContext) -> tuple[Any, ...]:
         return tuple(build(part) for part in raw.split())
 
-    def check(self, value: Any, build: BuildContext) -> tuple[Target, ...]:
+    def check(self, value: Any, build: BuildContext) -> tuple[Any, ...]:
         if not isinstance(value, (list, tuple)):
             raise InvalidValue(f"expects {self.description}, got {_type_name(value)}")
         if _counts(build):
