@@ -21,8 +21,8 @@ class Tables(RegistryView, Protocol):
 
     #: The loaded kinds by name (a miss is looked up with :meth:`find_kind`).
     kinds: dict[str, TargetKind]
-    #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)``.
-    derive_hooks: list[tuple[str, Callable[..., Any]]]
+    #: The plugins implementing ``tcfg_derive_target``, in calling order.
+    derive_hooks: list[str]
     #: What the builder remembers for this registry (a ``tcfg._build.builder.BuildState``:
     #: the builder's own state, which the registry only holds).
     build_state: Any

@@ -5,11 +5,10 @@ from __future__ import annotations
 import _thread
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tcfg import hookspecs
 from tcfg._base.errors import (
     PluginError,
     PluginWarning,
@@ -28,7 +27,7 @@ from tcfg._model.cpu import CpuParser
 from tcfg._model.features import Feature, FeatureIndex, feature_name
 from tcfg._model.kind import Compiler, Derived, Library, TargetKind
 from tcfg._registry.discovery import Candidate, discover, env_flag
-from tcfg._registry.hooks import HookImpl, collect, spec_table
+from tcfg._registry.manager import InvalidPlugin, Manager
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
@@ -143,8 +142,6 @@ class _Stage:
 SPACES = ("kind", "arch", "tag", "compiler", "library", "executor", "runtime", "derive")
 #: The spaces whose names one plugin owns (the first to register one keeps it).
 _OWNED = frozenset({"kind", "arch", "compiler", "executor", "runtime"})
-#: The hooks tcfg specifies, with the arguments each passes.
-_SPECS = spec_table(hookspecs)
 
 
 class Registry:
@@ -178,12 +175,12 @@ class Registry:
         "_environ",
         "_explicit",
         "_features",
-        "_hooks",
         "_libraries",
         "_loaded",
         "_loading",
         "_lock",
         "_lookup",
+        "_manager",
         "_manifests",
         "_owners",
         "_parser_ranks",
@@ -246,8 +243,8 @@ class Registry:
         self._manifests: dict[str, frozenset[tuple[str, str]]] = {}
         #: ``(space, name)`` -> the plugins whose manifest declares it, by rank.
         self._providers: dict[tuple[str, str], list[str]] = {}
-        #: Each loaded plugin's hook implementations.
-        self._hooks: dict[str, list[HookImpl]] = {}
+        #: The loaded plugins' hook implementations, in pluggy's manager.
+        self._manager = Manager(trace=env_flag(self._env(), "TCFG_TRACE_PLUGINS"))
         #: The loaded plugins' registrations, and those whose tags are not loaded yet.
         self._stages: dict[str, _Stage] = {}
         self._untagged: set[str] = set()
@@ -258,8 +255,8 @@ class Registry:
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
         #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_again`); cleared with the tags.
         self._dicts: Memo[int, Any] = Memo(_TEXT_CACHE_LIMIT)
-        #: The ``tcfg_derive_target`` implementations, as ``(plugin, function)`` (filled by loading).
-        self.derive_hooks: list[tuple[str, Callable[..., Any]]] = []
+        #: The plugins implementing ``tcfg_derive_target``, in calling order (filled by loading).
+        self.derive_hooks: list[str] = []
         #: What the target builder remembers for this registry (its own, private state).
         self.build_state = BuildState()
 
@@ -358,10 +355,10 @@ class Registry:
                 )
             obj = _call_plugin_code(cand.name, "import", cand.load)
             try:
-                self._hooks[cand.name] = collect(obj, _SPECS)
-            except ValueError as exc:
-                raise _PluginFailure(f"invalid hook implementations: {exc}") from exc
-            derives = any(impl.hook == "tcfg_derive_target" for impl in self._hooks[cand.name])
+                self._manager.add(cand.name, obj, self._rank[cand.name])
+            except InvalidPlugin as exc:
+                raise _PluginFailure(str(exc)) from None
+            derives = self._manager.implements(cand.name, "tcfg_derive_target")
             if derives and cand.provides is not None and not any(s == "derive" for s, _ in cand.provides):
                 raise _PluginFailure(
                     "implements tcfg_derive_target but declares no derive.KIND entry point in tcfg.provides "
@@ -370,7 +367,6 @@ class Registry:
             stage = self._stage(cand.name)
             self._commit_independent(stage)
         except _PluginFailure as exc:
-            self._hooks.pop(cand.name, None)
             self._fail(record, str(exc))
             return None
         return stage
@@ -489,25 +485,8 @@ class Registry:
 
     def _collect_derive_hooks(self) -> None:
         self.derive_hooks[:] = [
-            (name, function) for name, function in self._impls("tcfg_derive_target") if name in self._stages
+            name for name in self._manager.implementers("tcfg_derive_target") if name in self._stages
         ]
-
-    def _impls(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
-        """``(plugin, function)`` of each implementation of ``hook``, in calling order.
-
-        As pluggy orders them: ``tryfirst`` ones, then the others, then ``trylast`` ones;
-        within the first two groups the plugin ranked last comes first, within the last
-        the plugin ranked first.
-        """
-        found = [(impl, plugin) for plugin, impls in self._hooks.items() for impl in impls if impl.hook == hook]
-
-        def order(item: tuple[HookImpl, str]) -> tuple[int, int]:
-            impl, plugin = item
-            rank = self._rank[plugin]
-            return (2, rank) if impl.trylast else (0 if impl.tryfirst else 1, -rank)
-
-        for impl, plugin in sorted(found, key=order):
-            yield plugin, impl.function
 
     def _stage(self, plugin: str) -> _Stage:
         """Call ``plugin``'s registration hooks, all but the tags', and hold what they register."""
@@ -548,9 +527,8 @@ class Registry:
         self._call_registration(stage.plugin, "tcfg_register_tags", add_tag)
 
     def _call_registration(self, plugin: str, hook: str, register: Callable[..., None]) -> None:
-        for impl in self._hooks.get(plugin, ()):
-            if impl.hook == hook:
-                _call_plugin_code(plugin, hook, partial(impl.function, register=register))
+        if self._manager.implements(plugin, hook):
+            _call_plugin_code(plugin, hook, partial(self._manager.call, plugin, hook, register=register))
 
     def _undeclared(self, plugin: str, space: str, names: Iterable[str]) -> None:
         """Refuse names in ``space`` that ``plugin``'s manifest does not declare (a plugin without one declares all)."""
@@ -766,14 +744,14 @@ class Registry:
         for alias, name in list(self._features.aliases.items()):
             if name not in self._features.docs:
                 del self._features.aliases[alias]
-        self._hooks.pop(stage.plugin, None)
+        self._manager.remove(stage.plugin)
 
     def _record(self, plugin: str) -> PluginRecord:
         return next(r for r in reversed(self._records) if r.name == plugin)
 
     def _fail(self, record: PluginRecord, error: str) -> None:
         record.status, record.error, record.registered = "failed", error, {}
-        self._hooks.pop(record.name, None)
+        self._manager.remove(record.name)
         message = f"tcfg plugin {record.name!r} ({record.distribution or 'in-process'}) was not loaded: {error}"
         if self._is_strict():
             raise PluginError(message)
@@ -1073,8 +1051,8 @@ class Registry:
         something other than a ``Derived`` or None fails its plugin (see :meth:`_hook_failed`).
         """
         results = []
-        for plugin, function in list(self.derive_hooks):
-            derived = self._call_hook(plugin, "tcfg_derive_target", partial(function, request=request), Derived)
+        for plugin in list(self.derive_hooks):
+            derived = self._call_hook(plugin, "tcfg_derive_target", Derived, request=request)
             if derived is not None:
                 results.append((plugin, derived))
         return results
@@ -1085,8 +1063,8 @@ class Registry:
 
         self._ensure()
         self._load_all_pending()
-        for plugin, function in list(self._impls("tcfg_codegen")):
-            result = self._call_hook(plugin, "tcfg_codegen", partial(function, target=target), Codegen)
+        for plugin in self._manager.implementers("tcfg_codegen"):
+            result = self._call_hook(plugin, "tcfg_codegen", Codegen, target=target)
             if result is not None:
                 codegen: Codegen = result
                 return codegen
@@ -1099,13 +1077,13 @@ class Registry:
         """Targets for this machine's devices, from every plugin that can detect them."""
         self._ensure_tags()
         found: list[Target] = []
-        for plugin, function in reversed(list(self._impls("tcfg_detect"))):
-            specs = self._call_hook(plugin, "tcfg_detect", function, (list, tuple)) or ()
+        for plugin in reversed(self._manager.implementers("tcfg_detect")):
+            specs = self._call_hook(plugin, "tcfg_detect", (list, tuple)) or ()
             found += [build(self, spec) for spec in specs]
         return found
 
-    def _call_hook(self, plugin: str, hook: str, function: Callable[[], Any], returns: Any) -> Any:
-        """``function()``, a per-target or detection hook of ``plugin``, which must return ``returns`` or None.
+    def _call_hook(self, plugin: str, hook: str, returns: Any, **kwargs: Any) -> Any:
+        """Call ``plugin``'s ``hook`` (per-target or detection), which must return ``returns`` or None.
 
         A :class:`TargetError` (the plugin's word on the input) passes through. Anything
         else the hook raises (``SystemExit`` included, ``KeyboardInterrupt`` aside) or a
@@ -1113,7 +1091,7 @@ class Registry:
         call returns None, so that the other plugins keep working.
         """
         try:
-            result = function()
+            results = self._manager.call(plugin, hook, **kwargs)
         except TargetError:
             raise
         except KeyboardInterrupt:
@@ -1121,6 +1099,7 @@ class Registry:
         except BaseException as exc:
             self._hook_failed(plugin, f"{hook} raised {type(exc).__name__}: {exc}")
             return None
+        result = results[0] if results else None
         if result is not None and not isinstance(result, returns):
             self._hook_failed(plugin, f"{hook} returned {_short_repr(result)}, not a {_type_names(returns)} or None")
             return None
@@ -1132,10 +1111,10 @@ class Registry:
         What it registered stays, so that targets already built keep their kinds.
         """
         with self._lock:
-            self.derive_hooks[:] = [(name, impl) for name, impl in self.derive_hooks if name != plugin]
+            self.derive_hooks[:] = [name for name in self.derive_hooks if name != plugin]
             record = self._record(plugin)
             record.status, record.error = "failed", f"{reason}; its hooks are no longer called"
-            self._hooks.pop(plugin, None)
+            self._manager.remove(plugin)
         message = f"tcfg plugin {plugin!r} ({record.distribution or 'in-process'}) failed: {record.error}"
         if self._is_strict():
             raise PluginError(message)
