@@ -222,6 +222,17 @@ class Target:
         return value
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its JSON text, rebuilt with the process-wide registry when unpickled.
+
+        A target of another registry is refused (:class:`tcfg.TargetError`): the process-wide
+        registry may hold other plugins, and would rebuild it with other features.
+        """
+        if self._registry is not view.default_registry():
+            raise TargetError(
+                f"target {str(self)!r} was built with a registry other than the process-wide one, so it "
+                "cannot be pickled (unpickling rebuilds with the process-wide registry); pickle target.to_json() "
+                "and rebuild it with tcfg.Target(text, registry=...)"
+            )
         return (_rebuild, (self.to_json(),))
 
     def __copy__(self) -> Target:

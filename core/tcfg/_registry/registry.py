@@ -171,6 +171,7 @@ class Registry:
         "_compilers",
         "_complete",
         "_components",
+        "_deferred",
         "_dicts",
         "_environ",
         "_explicit",
@@ -226,6 +227,8 @@ class Registry:
         self._lookup: dict[str, TagEntry] = {}
         #: The CPU architectures already warned about (see :meth:`unclaimed_arch`).
         self._warned_arches: set[str] = set()
+        #: Warnings of plugin failures met while loading, issued once the load is done (see _flush).
+        self._deferred: list[str] = []
         self._parsers: list[CpuParser] = []  # in plugin order (see _rank)
         self._parser_ranks: dict[int, int] = {}  # id(parser) -> its plugin's rank
         self._compilers: dict[tuple[str, str], Compiler] = {}
@@ -273,6 +276,8 @@ class Registry:
                         self._loaded = True
                     finally:
                         self._loading = False
+            if self._deferred and not self._busy:
+                self._flush()
 
     def _ensure_tags(self) -> None:
         """Load everything: every plugin and every tag."""
@@ -284,6 +289,8 @@ class Registry:
                 self._guarded(self._load_everything)
             # not while a load this thread runs is still under way (its plugin is no longer pending)
             self._complete = not self._busy and self._loaded and not self._pending and not self._untagged
+        if self._deferred and not self._busy:
+            self._flush()
 
     def _load_everything(self) -> None:
         self._load_pending(list(self._pending))
@@ -413,6 +420,8 @@ class Registry:
             if not self._pending:
                 return False
             self._guarded(partial(self._load_pending, list(self._pending)))
+        if self._deferred and not self._busy:
+            self._flush()
         return True
 
     def _need(self, space: str, name: str) -> bool:
@@ -432,6 +441,8 @@ class Registry:
                 self._guarded(partial(self._load_pending, providers))
             if not self._busy:  # (see _ensure_tags)
                 self._provided.add(key)
+        if self._deferred and not self._busy:
+            self._flush()
         return True
 
     def _need_space(self, space: str) -> None:
@@ -446,6 +457,8 @@ class Registry:
                 self._guarded(partial(self._load_pending, wanted))
             if not self._busy:
                 self._provided.add(key)
+        if self._deferred and not self._busy:
+            self._flush()
 
     def _need_tags(self, name: str) -> None:
         """Load the tags ``name`` may be one of: those of its vendor's plugins and of plugins without a manifest."""
@@ -456,6 +469,8 @@ class Registry:
             wanted = {p for p in wanted if p in self._pending or p in self._untagged}
             if wanted:
                 self._guarded(partial(self._load_tags, self._with_rivals(sorted(wanted), frozenset({"tag"}))))
+        if self._deferred and not self._busy:
+            self._flush()
 
     def _load_tags(self, plugins: Iterable[str]) -> None:
         """Stage and commit the tags of ``plugins`` (loading the pending ones first), by rank."""
@@ -755,7 +770,16 @@ class Registry:
         message = f"tcfg plugin {record.name!r} ({record.distribution or 'in-process'}) was not loaded: {error}"
         if self._is_strict():
             raise PluginError(message)
-        _warn(message)
+        self._deferred.append(message)
+
+    def _flush(self) -> None:
+        """Issue the warnings of the plugin failures the last load met, each once.
+
+        Issued after the load is done, so that a warning turned into an error (``-W error``)
+        leaves the registry loaded without the failed plugin, and is raised once only.
+        """
+        while self._deferred:
+            _warn(self._deferred.pop(0), stacklevel=3)
 
     def _check_tag_name(self, name: object, what: str = "tag name") -> str:
         if not isinstance(name, str) or not re.match(_TAG_NAME, name) or not name.isprintable():
@@ -1053,8 +1077,18 @@ class Registry:
         results = []
         for plugin in list(self.derive_hooks):
             derived = self._call_hook(plugin, "tcfg_derive_target", Derived, request=request)
-            if derived is not None:
-                results.append((plugin, derived))
+            if derived is None:
+                continue
+            owners = self._features.owners
+            undeclared = sorted(name for name in derived.features if plugin not in owners.get(name, ()))
+            if undeclared:
+                self._hook_failed(
+                    plugin,
+                    f"tcfg_derive_target returned the features {undeclared}, which it does not declare "
+                    "(declare them with tcfg_register_features)",
+                )
+                continue
+            results.append((plugin, derived))
         return results
 
     def codegen(self, target: Target) -> Codegen:

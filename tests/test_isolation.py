@@ -1,0 +1,67 @@
+"""A misbehaving plugin fails alone: named once, the other plugins' answers unchanged (issue 25, item 6)."""
+
+from __future__ import annotations
+
+import pickle
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import tcfg
+from tcfg.plugin import Derived, DeriveRequest, Feature, TargetKind, hookimpl
+
+
+def _plugin(name: str, **hooks: Callable[..., Any]) -> types.SimpleNamespace:
+    return types.SimpleNamespace(tcfg_plugin_name=name, **{hook: hookimpl(f) for hook, f in hooks.items()})
+
+
+def _record(registry: tcfg.Registry, name: str) -> tcfg.PluginRecord:
+    return next(r for r in registry.plugins() if r.name == name)
+
+
+def test_a_derive_hook_returning_an_undeclared_feature_fails_its_plugin_only() -> None:
+    def tcfg_register_features(register: Callable[[Feature], None]) -> None:
+        register(Feature("declared_one", "a feature it declares"))
+
+    def tcfg_derive_target(request: DeriveRequest) -> Derived:
+        return Derived(features={"declared_one": True, "nobody_declared_this": True})
+
+    liar = _plugin("liar", tcfg_register_features=tcfg_register_features, tcfg_derive_target=tcfg_derive_target)
+    registry = tcfg.Registry([liar], autoload=False)
+    with pytest.warns(tcfg.PluginWarning, match=r"'liar'.*\['nobody_declared_this'\], which it does not declare"):
+        target = tcfg.Target("llvm -mcpu=generic", registry=registry)
+    assert dict(target.features).get("declared_one") is not True  # none of the failed hook's answer is kept
+    assert _record(registry, "liar").status == "failed"
+    assert tcfg.Target("c", registry=registry).kind.name == "c"  # later targets build, without a warning
+
+
+def test_under_warnings_as_errors_a_failing_plugin_raises_once_at_load() -> None:
+    def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+        raise RuntimeError("boom")
+
+    def good_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("goodkind", "cpu"))
+
+    registry = tcfg.Registry(
+        [_plugin("broken", tcfg_register_kinds=tcfg_register_kinds), _plugin("good", tcfg_register_kinds=good_kinds)],
+        autoload=False,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(tcfg.PluginWarning, match=r"'broken'.*RuntimeError: boom"):
+            registry.list_kinds()
+        # Raised once: the registry is loaded without the broken plugin, and answers.
+        assert registry.list_kinds() == ["c", "composite", "goodkind", "llvm"]
+        assert tcfg.Target("goodkind", registry=registry).kind.name == "goodkind"
+    assert _record(registry, "broken").status == "failed"
+
+
+def test_a_target_of_another_registry_refuses_to_pickle() -> None:
+    own = tcfg.Target("llvm -mcpu=generic", registry=tcfg.Registry(autoload=False))
+    with pytest.raises(tcfg.TargetError, match="registry other than the process-wide one"):
+        pickle.dumps(own)
+    shared = tcfg.Target("llvm -mcpu=generic")
+    assert pickle.loads(pickle.dumps(shared)) == shared
