@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg.plugin import Derived, DeriveRequest, Feature, TargetKind, hookimpl
+from tcfg.plugin import CpuParser, Derived, DeriveRequest, Feature, Library, TargetKind, hookimpl
 
 
 def _plugin(name: str, **hooks: Callable[..., Any]) -> types.SimpleNamespace:
@@ -65,3 +65,43 @@ def test_a_target_of_another_registry_refuses_to_pickle() -> None:
         pickle.dumps(own)
     shared = tcfg.Target("llvm -mcpu=generic")
     assert pickle.loads(pickle.dumps(shared)) == shared
+
+
+class _ExitingParser(CpuParser):
+    """A CPU sub-parser whose claims_cpu exits the process."""
+
+    name = "exiting"
+    arches = ("loongarch64",)
+
+    def claims_cpu(self, mcpu: str) -> bool:
+        raise SystemExit(5)
+
+    def cpu_names(self) -> list[str]:
+        return []
+
+    def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
+        return Derived()
+
+
+def test_a_cpu_parser_that_exits_is_blamed_by_name_and_the_process_goes_on() -> None:
+    def register_parsers(register: Callable[[CpuParser], None]) -> None:
+        register(_ExitingParser())
+
+    registry = tcfg.Registry([_plugin("exiting", tcfg_register_cpu_parsers=register_parsers)], autoload=False)
+    with pytest.raises(tcfg.PluginError, match=r"the CPU parser 'exiting' \(.*claims_cpu\) failed: SystemExit: 5"):
+        tcfg.Target("llvm -mcpu=some-cpu", registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_a_raising_library_rule_is_blamed_on_the_library() -> None:
+    def rule(request: DeriveRequest) -> str | None:
+        raise RuntimeError("rule bug")
+
+    def register_libraries(register: Callable[[Library], None]) -> None:
+        register(Library("buggy", ("llvm",), rule=rule))
+        register(Library("fine", ("llvm",)))
+
+    registry = tcfg.Registry([_plugin("libs", tcfg_register_libraries=register_libraries)], autoload=False)
+    with pytest.raises(tcfg.PluginError, match=r"the rule of library 'buggy' \(.*\) failed: RuntimeError: rule bug"):
+        tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=buggy", registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=fine", registry=registry).attrs["libs"] == ("fine",)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = [
+    "plugin_code",
     "AttributeValueError",
     "PluginError",
     "PluginWarning",
@@ -87,6 +90,21 @@ for _error in (
 
 #: No name (kind, tag, attribute, CPU, feature) is longer; a longer word gets no suggestions.
 MAX_NAME = 256
+
+
+def plugin_code(what: str, call: Callable[[], T]) -> T:
+    """``call()``, code a plugin supplied (a rule, a CPU parser's method), blamed on ``what`` if it breaks.
+
+    A :class:`TargetError` (the plugin's word on the input) and ``KeyboardInterrupt`` pass
+    through; any other exception, ``SystemExit`` included, becomes a :class:`PluginError`
+    naming ``what``, so that the error names the code at fault and never exits the process.
+    """
+    try:
+        return call()
+    except (TargetError, KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as exc:
+        raise PluginError(f"{what} failed: {type(exc).__name__}: {shorten(str(exc))}") from exc
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:

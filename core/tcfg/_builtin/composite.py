@@ -8,7 +8,9 @@ options; plugins add more with ``tcfg_register_executors`` / ``tcfg_register_run
 
 from __future__ import annotations
 
-from tcfg._base.errors import AttributeValueError
+from functools import partial
+
+from tcfg._base.errors import AttributeValueError, plugin_code
 from tcfg._model.attrs import Attr, Boolean, Choice, Integer, TargetList
 from tcfg._model.components import ROLES, Component, ComponentType
 from tcfg._model.kind import Derived, DeriveRequest, TargetKind
@@ -28,7 +30,10 @@ def _parse_composite(request: DeriveRequest) -> Derived:
         if chosen is None:
             continue
         spec = request.registry.components(role)[chosen.name]
-        reason = None if spec.rule is None else spec.rule(request)
+        rule = spec.rule
+        reason = (
+            None if rule is None else plugin_code(f"the rule of the {role} {chosen.name!r}", partial(rule, request))
+        )
         if reason is not None:
             raise AttributeValueError(f"-{role}={chosen.name}: {reason}")
     return _COMPOSITE

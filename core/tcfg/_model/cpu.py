@@ -16,10 +16,10 @@ import os
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
-from tcfg._base.errors import AttributeValueError, describe_choices
+from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
 from tcfg._model.features import Feature
 from tcfg._model.kind import Derived, DeriveRequest
 
@@ -126,9 +126,11 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     if triple is not None:
         chosen = next((p for p in parsers if arch in p.arches), None)
     elif mcpu is not None and mcpu != "generic":
-        chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if p.claims_cpu(mcpu)])
+        chosen = _one_claimant(
+            "mcpu", mcpu, [p for p in parsers if plugin_code(_blame(p, "claims_cpu"), partial(p.claims_cpu, mcpu))]
+        )
         if chosen is None and parsers:
-            known = {name for p in parsers for name in p.cpu_names()}
+            known = {name for p in parsers for name in plugin_code(_blame(p, "cpu_names"), p.cpu_names)}
             raise AttributeValueError(
                 f"-mcpu={mcpu} is not a CPU that the installed CPU parsers "
                 f"({', '.join(p.name for p in parsers)}) know; {describe_choices(mcpu.split('+')[0], known)} "
@@ -136,7 +138,11 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
             )
     elif mcpu is None and attrs.get("march") is not None:
         march = attrs["march"]
-        chosen = _one_claimant("march", march, [p for p in parsers if p.claims_march(march)])
+        chosen = _one_claimant(
+            "march",
+            march,
+            [p for p in parsers if plugin_code(_blame(p, "claims_march"), partial(p.claims_march, march))],
+        )
     if chosen is None:
         if mcpu == "native":
             raise AttributeValueError(
@@ -147,8 +153,19 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
         if arch is not None and triple is not None:
             request.registry.unclaimed_arch(arch, triple)
         return Derived(attrs=attrs)
-    derived = chosen.parse(DeriveRequest(request.kind, attrs, request.registry), arch)
+    sub_request = DeriveRequest(request.kind, attrs, request.registry)
+    derived = plugin_code(_blame(chosen, "parse"), partial(chosen.parse, sub_request, arch))
     return derived if derived.attrs is not None else derived._replace(attrs=attrs)
+
+
+def _claims(parser: CpuParser, method: str, value: str) -> bool:
+    """``parser.claims_cpu(value)`` or ``parser.claims_march(value)``, blamed on the parser if it breaks."""
+    claimed: bool = plugin_code(_blame(parser, method), partial(getattr(parser, method), value))
+    return claimed
+
+
+def _blame(parser: CpuParser, method: str) -> str:
+    return f"the CPU parser {parser.name!r} ({type(parser).__module__}.{type(parser).__name__}.{method})"
 
 
 def _one_claimant(option: str, value: str, claimants: list[CpuParser]) -> CpuParser | None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tcfg._base.errors import AttributeValueError, describe_choices
+from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
 from tcfg._base.grammar import NAME
 from tcfg._model.attrs import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
 from tcfg._model.features import Feature, FeatureValue
@@ -308,7 +309,12 @@ def check_libs(libs: Sequence[str], libraries: Sequence[Library], request: Deriv
 
 
 def _refusal(library: Library, request: DeriveRequest) -> str | None:
-    return None if library.rule is None else library.rule(request)
+    rule = library.rule
+    if rule is None:
+        return None
+    code = f"{getattr(rule, '__module__', '?')}.{getattr(rule, '__qualname__', '?')}"
+    where = f"the rule of library {library.name!r} ({code})"
+    return plugin_code(where, partial(rule, request))
 
 
 def _valid_here(by_name: Mapping[str, Sequence[Library]], request: DeriveRequest) -> str:
