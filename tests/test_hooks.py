@@ -6,13 +6,13 @@ import types
 import warnings
 from typing import Any
 
+import importlib_metadata
 import pluggy
 import pytest
 
 import tcfg
 from tcfg import hookspecs
 from tcfg._builtin.plugin import LLVM
-from tcfg._registry.discovery import installed_entry_points, load_object
 from tcfg._registry.hooks import collect, spec_table
 from tcfg.plugin import TargetKind, hookimpl
 
@@ -22,8 +22,8 @@ def plugin_modules() -> list[types.ModuleType]:
     from tcfg._builtin import plugin as _engine_builtin
 
     modules = [_engine_builtin]
-    for ep in installed_entry_points("tcfg"):
-        obj = load_object(ep.value)
+    for ep in importlib_metadata.entry_points(group="tcfg"):
+        obj = ep.load()
         assert isinstance(obj, types.ModuleType)
         modules.append(obj)
     return modules
