@@ -15,6 +15,7 @@ import itertools
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -81,6 +82,7 @@ def test_a_long_value_either_round_trips_or_is_refused(length: int, char: str) -
         round_trips(target)
 
 
+@pytest.mark.slow
 @given(st.integers(min_value=1, max_value=4000))
 def test_many_devices_either_round_trip_or_are_refused(count: int) -> None:
     """The issue's case: a dict of thousands of devices is held to the text limit too."""

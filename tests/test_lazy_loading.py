@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._registry.discovery import installed_entry_points
+from tcfg._registry.discovery import discover
 from tcfg._registry.registry import Registry
 
-MANIFESTS = {ep.name: ep.provides for ep in installed_entry_points("tcfg")}
+MANIFESTS = {cand.name: cand.provides for cand in discover({})[0]}
 
 
 def loaded_everything() -> Registry:

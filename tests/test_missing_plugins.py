@@ -130,7 +130,7 @@ def test_a_disabled_plugin_does_not_warn_about_its_arch(monkeypatch: pytest.Monk
     from tcfg._registry.discovery import Skipped
 
     skipped = Skipped("aarch64", "tcfg-plugin-aarch64", "0.1.0", "not listed in TCFG_LOAD_PLUGINS")
-    monkeypatch.setattr("tcfg._registry.registry.discover", lambda environ=None: ([], [skipped]))
+    monkeypatch.setattr("tcfg._registry.registry.discover", lambda environ=None, **_: ([], [skipped]))
     reg = bare(strict=True)
     tcfg.Target("llvm -mtriple=aarch64-linux-gnu", registry=reg)
     with pytest.raises(

@@ -7,6 +7,7 @@ import contextlib
 import json
 from typing import Any
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ import tcfg
 from tcfg._model.attrs import AttrType, Boolean, Choice, Integer, String, StringList, TargetList, TargetValue
 from tcfg._model.components import ComponentType
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
+
+pytestmark = pytest.mark.slow  # property tests: run by the full suite, not by -m "not slow"
 
 REGISTRY = tcfg.Registry(plugins=[AccelPlugin(), ToyCpuPlugin(), LabelPlugin()])
 

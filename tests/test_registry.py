@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -229,52 +228,6 @@ def test_module_level_functions_use_the_default_registry(monkeypatch: pytest.Mon
     tcfg.register_tag("mine/a3", {"tag": "acme/a2", "gen": 3})
     assert tcfg.Target("mine/a3").attrs["lanes"] == 16
     assert [r.name for r in tcfg.plugins()] == ["core", "accel"]
-
-
-@pytest.mark.parametrize("group", ["tcfg", "console_scripts", "pytest11"])
-def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
-    from importlib.metadata import entry_points
-
-    from tcfg._registry.discovery import installed_entry_points
-
-    mine = sorted((e.name, e.value, e.distribution, e.version) for e in installed_entry_points(group))
-    theirs = sorted((e.name, e.value, e.dist.name, e.dist.version) for e in entry_points(group=group) if e.dist)
-    assert mine == theirs
-
-
-def test_entry_point_values_with_extras_read_as_importlib_metadata_reads_them(tmp_path: Path) -> None:
-    """``[extras]`` stay in the value (as importlib.metadata gives it) and are ignored when loading."""
-    from importlib.metadata import distributions
-
-    from tcfg._registry.discovery import installed_entry_points, load_object
-
-    meta = tmp_path / "extra_plugin-1.0.dist-info"
-    meta.mkdir()
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: extra-plugin\nVersion: 1.0\n\n")
-    (meta / "entry_points.txt").write_text(
-        "[tcfg]\nwith_extras = tcfg._build.builder:MAX_DEPTH [speed, fast]\n\n"
-        "[tcfg.provides]\nkind.extra = tcfg._build.builder:MAX_DEPTH\n"
-    )
-    (found,) = installed_entry_points("tcfg", [str(tmp_path)])
-    (dist,) = distributions(path=[str(tmp_path)])
-    (theirs,) = dist.entry_points.select(group="tcfg")
-    assert (found.name, found.value, found.distribution, found.version) == (
-        theirs.name,
-        theirs.value,
-        "extra-plugin",
-        "1.0",
-    )
-    assert found.provides == frozenset({("kind", "extra")})
-    assert load_object(found.value) == theirs.load() == 32
-
-
-def test_load_object_follows_module_and_attribute_paths() -> None:
-    from tcfg._registry.discovery import load_object
-
-    assert load_object("tcfg._build.builder:MAX_DEPTH") == 32
-    assert load_object("tcfg._model.kind") is sys.modules["tcfg._model.kind"]
-    with pytest.raises(ModuleNotFoundError):
-        load_object("tcfg_no_such_module")
 
 
 def test_building_from_a_kind_registers_no_tag() -> None:

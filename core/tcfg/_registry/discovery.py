@@ -1,25 +1,38 @@
-"""Finding plugins: the ``tcfg`` entry-point group, filtered by the ``TCFG_*`` environment."""
+"""Finding plugins: the ``tcfg`` and ``tcfg.provides`` entry points, filtered by the ``TCFG_*`` environment.
+
+The entry points are read with the ``importlib-metadata`` distribution, imported on the
+first scan (never by ``import tcfg``); no plugin module is imported to read them.
+"""
 
 from __future__ import annotations
 
 import os
 import re
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
-from typing import NamedTuple
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-__all__ = ["Candidate", "EntryPoint", "Skipped", "discover", "env_flag", "installed_entry_points", "load_object"]
+from tcfg._base.errors import PluginWarning, closest, describe_choices
+
+if TYPE_CHECKING:
+    import importlib_metadata
+
+__all__ = ["GROUP", "PROVIDES", "Candidate", "Skipped", "discover", "env_flag"]
 
 GROUP = "tcfg"
 #: The group in which a plugin's distribution declares what it provides, one entry per
 #: name: ``SPACE.NAME = <the plugin's hook module>`` (``kind.cuda = tcfg_cuda.plugin``).
 PROVIDES = "tcfg.provides"
 
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+#: The boolean variables, each read by :func:`env_flag` (a value that is no boolean warns in :func:`discover`).
+FLAGS = ("TCFG_DISABLE_PLUGIN_AUTOLOAD", "TCFG_STRICT_PLUGINS")
+
 
 def env_flag(environ: Mapping[str, str], name: str) -> bool:
     """Whether the environment variable ``name`` is set to a true value (1, true, yes, on)."""
-    return environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+    return environ.get(name, "").strip().lower() in _TRUE
 
 
 def _names(value: str) -> set[str]:
@@ -29,6 +42,7 @@ def _names(value: str) -> set[str]:
 class Candidate(NamedTuple):
     """A plugin to load: its entry-point name, distribution, version, loader and manifest.
 
+    ``load`` takes no argument and returns the plugin (an entry point's ``load``).
     ``provides`` is what its distribution declares in the ``tcfg.provides`` group, as
     ``(space, name)`` pairs (``("kind", "cuda")``), or None when it declares nothing
     (then the registry loads it on its first query, else when one of the names is needed).
@@ -50,93 +64,80 @@ class Skipped(NamedTuple):
     reason: str
 
 
-def discover(environ: Mapping[str, str] | None = None) -> tuple[list[Candidate], list[Skipped]]:
+def discover(
+    environ: Mapping[str, str] | None = None, *, path: Sequence[str] | None = None
+) -> tuple[list[Candidate], list[Skipped]]:
     """The installed plugins to load and those the environment disables, sorted by name.
 
     ``TCFG_DISABLE_PLUGIN_AUTOLOAD=1`` scans nothing; ``TCFG_LOAD_PLUGINS=a,b`` loads only
-    those (empty: none); ``TCFG_DISABLED_PLUGINS=c`` blocks some.
+    those (empty: none); ``TCFG_DISABLED_PLUGINS=c`` blocks some. ``path`` is the list of
+    directories (or zip files) to search instead of ``sys.path``; a distribution's first
+    occurrence on it wins. A ``TCFG_*`` value that is no boolean, or names no installed
+    plugin, is reported by a :class:`tcfg.PluginWarning` offering the closest valid names.
     """
     env = os.environ if environ is None else environ
+    for flag in FLAGS:
+        _check_flag(env, flag)
     if env_flag(env, "TCFG_DISABLE_PLUGIN_AUTOLOAD"):
         return [], []
     only = _names(env["TCFG_LOAD_PLUGINS"]) if "TCFG_LOAD_PLUGINS" in env else None
     blocked = _names(env.get("TCFG_DISABLED_PLUGINS", ""))
+    found = _scan(path)
+    installed = {ep.name for ep, _ in found}
+    _check_names(env, "TCFG_LOAD_PLUGINS", only or set(), installed)
+    _check_names(env, "TCFG_DISABLED_PLUGINS", blocked, installed)
     load: list[Candidate] = []
     skip: list[Skipped] = []
-    for ep in sorted(installed_entry_points(GROUP), key=lambda e: (e.name, e.value)):
+    for ep, provides in found:
+        dist = ep.dist
+        name, version = (None, None) if dist is None else (dist.name, dist.version)
         if only is not None and ep.name not in only:
-            skip.append(Skipped(ep.name, ep.distribution, ep.version, "not listed in TCFG_LOAD_PLUGINS"))
+            skip.append(Skipped(ep.name, name, version, "not listed in TCFG_LOAD_PLUGINS"))
         elif ep.name in blocked:
-            skip.append(Skipped(ep.name, ep.distribution, ep.version, "listed in TCFG_DISABLED_PLUGINS"))
+            skip.append(Skipped(ep.name, name, version, "listed in TCFG_DISABLED_PLUGINS"))
         else:
-            load.append(Candidate(ep.name, ep.distribution, ep.version, partial(load_object, ep.value), ep.provides))
+            load.append(Candidate(ep.name, name, version, ep.load, provides))
     return load, skip
 
 
-class EntryPoint(NamedTuple):
-    """One entry point of an installed distribution, and the names its distribution declares for it.
+def _scan(
+    path: Sequence[str] | None,
+) -> list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]]:
+    """Each ``tcfg`` entry point (sorted by name and value) and what its distribution's
+    ``tcfg.provides`` entries with the same value declare (None when there are none)."""
+    import importlib_metadata
 
-    ``provides`` holds the ``(space, name)`` of each entry of the :data:`PROVIDES` group
-    whose value is this entry point's value (None when there is none).
-    """
-
-    name: str
-    value: str
-    distribution: str
-    version: str | None
-    provides: frozenset[tuple[str, str]] | None = None
-
-
-def installed_entry_points(group: str, path: Sequence[str] | None = None) -> list[EntryPoint]:
-    """The entry points in ``group`` of the distributions installed on ``path`` (``sys.path``).
-
-    Reads ``*.dist-info``/``*.egg-info`` directories directly, as ``importlib.metadata``
-    does (the first distribution of a name on the path wins) but without importing it,
-    which costs a fresh process tens of milliseconds.
-    """
-    found: list[EntryPoint] = []
-    seen: set[str] = set()
-    header = f"[{group}]"
-    for base in sys.path if path is None else path:
-        directory = base or "."
-        try:
-            names = sorted(os.listdir(directory))
-        except OSError:
-            continue
-        for name in names:
-            stem, dot, suffix = name.rpartition(".")
-            if suffix not in ("dist-info", "egg-info") or not dot:
-                continue
-            key = _normalise(stem.split("-", 1)[0])
-            if key in seen:
-                continue
-            seen.add(key)
-            meta = os.path.join(directory, name)
-            text = _read(os.path.join(meta, "entry_points.txt"))
-            if text is None or header not in text:
-                continue
-            dist, version = _identity(meta, suffix, stem)
-            declared: dict[str, set[tuple[str, str]]] = {}
-            for key, value in _section(text, PROVIDES):
-                space, _, name = key.partition(".")
-                declared.setdefault(_object_path(value), set()).add((space, name))
-            for entry_name, value in _section(text, group):
-                provided = declared.get(_object_path(value))
-                found.append(
-                    EntryPoint(entry_name, value, dist, version, None if provided is None else frozenset(provided))
-                )
+    if path is None:
+        everything = importlib_metadata.entry_points()
+    else:
+        dists = _first_of_each(importlib_metadata.distributions(path=list(path)))
+        everything = importlib_metadata.EntryPoints(ep for dist in dists for ep in dist.entry_points)
+    declared: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for ep in everything.select(group=PROVIDES):
+        space, _, name = ep.name.partition(".")
+        declared.setdefault((_dist_key(ep), _object_path(ep.value)), set()).add((space, name))
+    found = []
+    for ep in sorted(everything.select(group=GROUP), key=lambda e: (e.name, e.value)):
+        provided = declared.get((_dist_key(ep), _object_path(ep.value)))
+        found.append((ep, None if provided is None else frozenset(provided)))
     return found
 
 
-def load_object(value: str) -> object:
-    """The object an entry point names (``package.module`` or ``package.module:attr.sub``; ``[extras]`` ignored)."""
-    module_name, _, attrs = _object_path(value).partition(":")
-    module_name = module_name.strip()
-    __import__(module_name)
-    obj: object = sys.modules[module_name]
-    for attr in filter(None, attrs.strip().split(".")):
-        obj = getattr(obj, attr)
-    return obj
+def _first_of_each(dists: Iterable[importlib_metadata.IDistribution]) -> list[importlib_metadata.IDistribution]:
+    """The first distribution of each name, as ``importlib_metadata.entry_points`` keeps it."""
+    seen: set[str] = set()
+    first = []
+    for dist in dists:
+        key = _normalise(dist.name or "")
+        if key and key in seen:
+            continue
+        seen.add(key)
+        first.append(dist)
+    return first
+
+
+def _dist_key(ep: importlib_metadata.EntryPoint) -> str:
+    return "" if ep.dist is None else _normalise(ep.dist.name or "")
 
 
 def _object_path(value: str) -> str:
@@ -148,39 +149,25 @@ def _normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError:
-        return None
+def _check_flag(env: Mapping[str, str], flag: str) -> None:
+    value = env.get(flag)
+    if value is None or value.strip().lower() in _TRUE + _FALSE:
+        return
+    near = closest(value.strip().lower(), _TRUE + _FALSE[:-1])
+    guess = f"did you mean {' or '.join(repr(n) for n in near)}? " if near else ""
+    _warn(
+        f"{flag}={value!r} is not a boolean, so it counts as off; {guess}"
+        f"the valid spellings are {', '.join(_TRUE)} (on) and {', '.join(_FALSE[:-1])} or empty (off)"
+    )
 
 
-def _identity(meta: str, suffix: str, stem: str) -> tuple[str, str | None]:
-    """The distribution's name and version from its metadata headers."""
-    text = _read(os.path.join(meta, "METADATA" if suffix == "dist-info" else "PKG-INFO")) or ""
-    headers: dict[str, str] = {}
-    for line in text.partition("\n\n")[0].splitlines():  # the headers end at the first blank line
-        field, _, value = line.partition(":")
-        headers.setdefault(field.strip().lower(), value.strip())
-    name = headers.get("name") or stem.split("-", 1)[0]
-    return name, headers.get("version")
+def _check_names(env: Mapping[str, str], variable: str, listed: set[str], installed: set[str]) -> None:
+    for name in sorted(listed - installed):
+        _warn(
+            f"{variable}={env[variable]!r} names {name!r}, which is no installed tcfg plugin; "
+            f"{describe_choices(name, installed)}"
+        )
 
 
-def _section(text: str, group: str) -> list[tuple[str, str]]:
-    """``(name, value)`` of each entry in the ``[group]`` section of an ``entry_points.txt``.
-
-    The value is as written, ``[extras]`` included, as :mod:`importlib.metadata` gives it.
-    """
-    entries, inside = [], False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("["):
-            inside = line == f"[{group}]"
-            continue
-        if inside and "=" in line:
-            name, _, value = line.partition("=")
-            entries.append((name.strip(), value.strip()))
-    return entries
+def _warn(message: str) -> None:
+    warnings.warn(message, PluginWarning, stacklevel=4)

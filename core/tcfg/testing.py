@@ -1,0 +1,140 @@
+"""Helpers for testing tcfg plugins (and tcfg itself), with no pip and no installed plugin in the way.
+
+- :func:`registry_with` — a :class:`tcfg.Registry` holding the core and the given plugins only;
+- :func:`check_plugin` — build everything a plugin registers and fail, naming each failure;
+- :func:`fake_distribution` — an installed-looking distribution (a ``*.dist-info`` folder
+  and module files) in a directory, to put on ``sys.path`` or a subprocess's ``PYTHONPATH``.
+
+A plugin's own test suite can start with::
+
+    from tcfg.testing import check_plugin
+    from tcfg_mine import plugin
+
+    def test_everything_builds():
+        check_plugin(plugin)
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import tcfg
+
+__all__ = ["check_plugin", "fake_distribution", "registry_with"]
+
+
+def registry_with(*plugins: object, **kwargs: Any) -> tcfg.Registry:
+    """A new ``tcfg.Registry(plugins, autoload=False, **kwargs)``: the core and ``plugins``, in that order.
+
+    No installed plugin is loaded, whatever the environment holds. ``kwargs`` are the
+    registry's other keywords (``strict``, ``environ``).
+    """
+    return tcfg.Registry(plugins, autoload=False, **kwargs)
+
+
+def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
+    """Build every target ``plugin`` registers, in :func:`registry_with` ``(*others, plugin)``.
+
+    Checks that the plugin loads, that the default target of each kind it registers
+    (``Target("KIND")``) builds, and that each of its tags, and each variant of those tags
+    (``NAME:VARIANT``), builds. ``others`` are plugins it needs (loaded before it).
+
+    Raises ``AssertionError`` naming every failure (and every :class:`tcfg.PluginWarning`
+    raised meanwhile); returns the registry otherwise, for further checks.
+    """
+    name = _plugin_name(plugin, len(others))
+    failures: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        registry = registry_with(*others, plugin)
+        tags = registry.list_tags()  # loads every plugin and its tags
+        record = next((r for r in registry.plugins() if r.name == name), None)
+        if record is None or record.status != "loaded":
+            status = "missing" if record is None else f"{record.status}: {record.error}"
+            failures.append(f"the plugin did not load ({status})")
+        else:
+            for kind in record.registered.get("kinds", []):
+                _build(registry, kind, f"kind {kind!r}", failures)
+            for tag in tags:
+                entry = registry.find_tag(tag)
+                if entry is None or entry.owner != name:
+                    continue
+                _build(registry, tag, f"tag {tag!r}", failures)
+                for variant in entry.variants:
+                    _build(registry, f"{tag}:{variant}", f"variant {tag + ':' + variant!r}", failures)
+    said = "" if record is None or record.error is None else record.error
+    for warning in caught:  # a load failure's warning repeats the record's error
+        if issubclass(warning.category, tcfg.PluginWarning) and not (said and said in str(warning.message)):
+            failures.append(f"warning: {warning.message}")
+    if failures:
+        lines = "\n".join(f"  - {failure}" for failure in failures)
+        raise AssertionError(f"plugin {name!r}: {len(failures)} failure(s):\n{lines}")
+    return registry
+
+
+def fake_distribution(
+    tmp_path: Path | str,
+    name: str,
+    entry_points: Mapping[str, Any],
+    *,
+    version: str = "0.1",
+    modules: Mapping[str, str | Path] | None = None,
+) -> Path:
+    """Write an installed distribution ``name`` ``version`` into the directory ``tmp_path``, as pip would.
+
+    ``entry_points`` maps a group (``"tcfg"``, ``"tcfg.provides"``) to its entries
+    ``{entry name: value}``; a mapping whose values are strings is the ``tcfg`` group
+    alone. ``modules`` maps a path relative to ``tmp_path`` (``"tcfg_mine/plugin.py"``)
+    to the file's source text, or to an existing file or package directory to copy there.
+
+    Writes ``NAME-VERSION.dist-info/`` (``METADATA`` and ``entry_points.txt``) and the
+    modules, and returns the dist-info folder. Put ``tmp_path`` on ``sys.path`` (or a
+    subprocess's ``PYTHONPATH``) and ``importlib.metadata`` and tcfg find the plugin; several
+    distributions may share one ``tmp_path``.
+    """
+    root = Path(tmp_path)
+    flat = all(isinstance(value, str) for value in entry_points.values())
+    groups: Mapping[str, Mapping[str, str]] = {"tcfg": entry_points} if flat else entry_points
+    meta = root / f"{_wheel_name(name)}-{version}.dist-info"
+    meta.mkdir(parents=True, exist_ok=True)
+    (meta / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n\n", encoding="utf-8")
+    sections = []
+    for group, entries in groups.items():
+        body = "".join(f"{key} = {value}\n" for key, value in entries.items())
+        sections.append(f"[{group}]\n{body}")
+    (meta / "entry_points.txt").write_text("\n".join(sections), encoding="utf-8")
+    for relative, source in (modules or {}).items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(source, Path):
+            if source.is_dir():
+                ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+                shutil.copytree(source, target, ignore=ignore, dirs_exist_ok=True)
+            else:
+                shutil.copyfile(source, target)
+        else:
+            target.write_text(source, encoding="utf-8")
+    return meta
+
+
+def _build(registry: tcfg.Registry, spec: str, what: str, failures: list[str]) -> None:
+    try:
+        tcfg.Target(spec, registry=registry)
+    except Exception as exc:  # every failure is reported, whatever its type
+        failures.append(f"{what} does not build: {type(exc).__name__}: {exc}")
+
+
+def _plugin_name(plugin: object, index: int) -> str:
+    """The name the registry gives an in-process plugin (``tcfg_plugin_name``, else ``__name__``)."""
+    name = getattr(plugin, "tcfg_plugin_name", None) or getattr(plugin, "__name__", None)
+    return name if isinstance(name, str) else f"plugin{index}"
+
+
+def _wheel_name(name: str) -> str:
+    import re
+
+    return re.sub(r"[-_.]+", "_", name)
