@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices, package_json
+from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, describe_choices
+from tcfg_example_loongarch.facts import cpu_table
 
 if TYPE_CHECKING:  # typing costs a fresh process milliseconds: its names are for the type checker
     from typing import Any
@@ -14,15 +14,8 @@ if TYPE_CHECKING:  # typing costs a fresh process milliseconds: its names are fo
 SIMD_BITS = {"lasx": 256, "lsx": 128}
 
 
-@cache
-def cpu_table() -> dict[str, Any]:
-    """The CPU data shipped with the plugin, read once on first use."""
-    table: dict[str, Any] = package_json(__package__, "cpus.json")
-    return table
-
-
 class LoongArchParser(CpuParser):
-    """Claims loongarch32/loongarch64 triples and the CPUs of ``cpus.json``."""
+    """Claims loongarch32/loongarch64 triples and the CPUs of ``data/cpus.json``."""
 
     name = "loongarch"
     arches = ("loongarch64", "loongarch32")

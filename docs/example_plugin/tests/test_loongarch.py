@@ -11,7 +11,7 @@ import pytest
 
 import tcfg
 from tcfg_example_loongarch import plugin
-from tcfg_example_loongarch.parser import cpu_table
+from tcfg_example_loongarch.facts import cpu_table
 
 
 @pytest.fixture(scope="module")

@@ -51,29 +51,10 @@ def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_aarch64.tables import tag_table
+    from tcfg_aarch64.tags import arm_tags
 
-    for name, tag in tag_table().items():
-        register(
-            name,
-            tag["config"],
-            description=tag["description"],
-            source=tag["source"],
-            aliases=tag.get("aliases", ()),
-            variants=_board_variants(name, tag["config"]),
-        )
-
-
-#: The AOT executor as microcontroller deployments use it: plain C calls, no packed functions.
-_AOT = {"name": "aot", "unpacked-api": True, "interface-api": "c"}
-
-
-def _board_variants(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """A microcontroller board's (kind ``c``) ``aot`` variant: the board as a composite with AOT and the C runtime."""
-    if config["kind"] != "c":
-        return {}
-    board = {"tag": name}
-    return {"aot": {"kind": "composite", "host": board, "devices": [board], "executor": _AOT, "runtime": "crt"}}
+    for tag in arm_tags():
+        register(tag)
 
 
 @hookimpl
@@ -89,9 +70,9 @@ def tcfg_detect() -> Sequence[Target | Mapping[str, Any] | str]:
     triple = host_triple()
     if arch_family(triple) not in ("aarch64", "arm"):
         return []
-    from tcfg_aarch64 import cpuinfo
+    from tcfg_aarch64 import detect
 
-    text = cpuinfo.read_host()
+    text = detect.read_host()
     if text is None:
         return []
-    return [{"kind": "llvm", "mtriple": triple, **cpuinfo.native_attrs(text)}]
+    return [{"kind": "llvm", "mtriple": triple, **detect.native_attrs(text)}]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tcfg.plugin import AttributeValueError, closest
-from tcfg_aarch64.tables import ArchTable, CpuEntry, ExtTable, Family, clang_on, family_table, family_with, index
+from tcfg_aarch64.facts import ArchTable, CpuEntry, ExtTable, Family, clang_on, family_table, family_with, index
 
 __all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split_mods"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import tcfg
-from tcfg_aarch64 import cpuinfo
+from tcfg_aarch64 import detect
 
 # archspec's recording (its own microarchitecture label) -> the CPU LLVM's Host.cpp reports.
 RECORDED = {
@@ -42,10 +42,10 @@ def test_recorded_machines(make, name: str) -> None:
     if not path.exists():
         pytest.skip(f"this archspec version has no recording {name}")
     text = path.read_text()
-    attrs = cpuinfo.native_attrs(text)
+    attrs = detect.native_attrs(text)
     assert attrs["mcpu"] == RECORDED[name]
     target = make({"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu", **attrs})
-    info = cpuinfo.parse_cpuinfo(text)
+    info = detect.parse_cpuinfo(text)
     f = target.features
     assert bool(f.sve) == ("sve" in info.hwcaps), name
     assert bool(f.dotprod) == ("asimddp" in info.hwcaps), name
@@ -56,24 +56,24 @@ def test_recorded_machines(make, name: str) -> None:
 
 def test_a64fx_has_no_aes(make) -> None:
     text = (_recordings() / "linux-rocky8-a64fx").read_text()
-    attrs = cpuinfo.native_attrs(text)
+    attrs = detect.native_attrs(text)
     assert attrs["mcpu"] == "a64fx" and "-aes" in attrs["mattr"]
 
 
 def test_x86_cpuinfo_is_refused() -> None:
     text = (_recordings() / "linux-rhel7-haswell").read_text()
     with pytest.raises(tcfg.TargetError, match="CPU implementer"):
-        cpuinfo.native_attrs(text)
+        detect.native_attrs(text)
 
 
 def test_unknown_part_is_generic() -> None:
-    attrs = cpuinfo.native_attrs("CPU implementer\t: 0x41\nCPU part\t: 0xfff\nFeatures\t: fp asimd\n")
+    attrs = detect.native_attrs("CPU implementer\t: 0x41\nCPU part\t: 0xfff\nFeatures\t: fp asimd\n")
     assert "mcpu" not in attrs
 
 
 def test_mcpu_native_and_detect_read_proc_cpuinfo(make, monkeypatch, tmp_path) -> None:
     recorded = _recordings() / "linux-amazon-neoverse_n1"
-    monkeypatch.setattr(cpuinfo, "CPUINFO", recorded)
+    monkeypatch.setattr(detect, "CPUINFO", recorded)
     import tcfg_aarch64.plugin as plugin
 
     monkeypatch.setattr(plugin, "host_triple", lambda: "aarch64-unknown-linux-gnu")
@@ -85,6 +85,6 @@ def test_mcpu_native_and_detect_read_proc_cpuinfo(make, monkeypatch, tmp_path) -
     t = make("llvm -mtriple=aarch64-unknown-linux-gnu -mcpu=native")
     assert t.attrs["mcpu"] == "neoverse-n1" and t.features.dotprod
     assert make(str(t)) == t
-    monkeypatch.setattr(cpuinfo, "CPUINFO", tmp_path / "missing")
+    monkeypatch.setattr(detect, "CPUINFO", tmp_path / "missing")
     with pytest.raises(tcfg.TargetError, match="cpuinfo"):
         make("llvm -mtriple=aarch64-unknown-linux-gnu -mcpu=native -opt-level=1")

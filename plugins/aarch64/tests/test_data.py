@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tcfg_aarch64.tables import aarch64, arm, load
+from tcfg_aarch64.facts import aarch64, arm, load
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 DATA = Path(__file__).resolve().parents[1] / "tcfg_aarch64" / "data"

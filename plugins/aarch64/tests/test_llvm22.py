@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import tcfg
-from tcfg_aarch64.tables import aarch64, arm
+from tcfg_aarch64.facts import aarch64, arm
 
 A64 = "llvm -mtriple=aarch64-linux-gnu"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tcfg
-from tcfg_aarch64.tables import aarch64, arm
+from tcfg_aarch64.facts import aarch64, arm
 
 A64 = "llvm -mtriple=aarch64-linux-gnu"
 
@@ -205,8 +205,7 @@ def test_entry_point_loads_plugin() -> None:
 def test_parse_speed(make) -> None:
     import time
 
-    from tcfg_aarch64.features import values
-    from tcfg_aarch64.parser import resolve_target
+    from tcfg_aarch64.parser import resolve_target, values
 
     attrs = {"mtriple": "aarch64-linux-gnu", "mcpu": "neoverse-v1", "mattr": ("+sve2", "-aes")}
     values(resolve_target(attrs, "aarch64"))

@@ -15,11 +15,11 @@ _CHILD = """
 import json, sys
 import tcfg
 import tcfg_aarch64.plugin
-from tcfg_aarch64 import tables
+from tcfg_aarch64 import facts
 
 read = []
-load = tables.load
-tables.load = lambda name: read.append(name) or load(name)
+load = facts.load
+facts.load = lambda name: read.append(name) or load(name)
 reg = tcfg.Registry(plugins=[tcfg_aarch64.plugin], autoload=False)
 spec = {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "mattr": ["+neon"]}
 neon = tcfg.Target(spec, registry=reg).features.neon
@@ -44,5 +44,5 @@ def test_one_aarch64_target_reads_the_index_and_its_own_cpu_only(child: dict[str
 def test_detection_and_codegen_modules_are_not_imported_to_build_a_target(child: dict[str, object]) -> None:
     modules = child["modules"]
     assert isinstance(modules, list)
-    assert "tcfg_aarch64.cpuinfo" not in modules and "tcfg_aarch64.codegen" not in modules
+    assert "tcfg_aarch64.detect" not in modules and "tcfg_aarch64.codegen" not in modules
     assert "tcfg_aarch64.parser" in modules

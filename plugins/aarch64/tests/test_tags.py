@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tcfg_aarch64.tables import tag_table
+from tcfg_aarch64.facts import tag_table
 
 
 def test_every_tag_builds_and_cites_a_source(make) -> None:

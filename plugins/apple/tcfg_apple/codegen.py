@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import Codegen, Target
-from tcfg_apple.families import family
+from tcfg_apple.facts import family
 
 __all__ = ["MetalCodegen", "codegen_for"]
 

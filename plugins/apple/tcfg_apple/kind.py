@@ -25,7 +25,7 @@ from tcfg.plugin import (
     String,
     TargetKind,
 )
-from tcfg_apple.families import family, family_names
+from tcfg_apple.facts import family, family_names
 
 __all__ = ["FEATURES", "METAL", "parse_metal"]
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
-from tcfg_apple.kind import METAL
 
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
@@ -19,6 +18,8 @@ __all__ = ["tcfg_codegen", "tcfg_register_kinds", "tcfg_register_tags"]
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_apple.kind import METAL
+
     register(METAL)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tcfg.plugin import TagSpec
-from tcfg_apple.families import metal_table
+from tcfg_apple.facts import metal_table
 
 __all__ = ["gpu_tags"]
 

@@ -3,6 +3,6 @@
 :func:`instance_tags` gives the instance tags this plugin registers.
 """
 
-from tcfg_aws.instances import instance_tags
+from tcfg_aws.tags import instance_tags
 
 __all__ = ["instance_tags"]

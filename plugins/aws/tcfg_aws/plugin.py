@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tcfg.plugin import TagRegistrar, TargetKind, hookimpl
-from tcfg_aws.kind import TRN
 
 __all__ = ["tcfg_register_kinds", "tcfg_register_tags"]
 
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_aws.kind import TRN
+
     register(TRN)
 
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_aws.instances import instance_tags
+    from tcfg_aws.tags import instance_tags
 
     for tag in instance_tags():
         register(tag)

@@ -6,7 +6,7 @@ The public API, for users and for plugins that build on this one (declare
 :func:`arch_info` gives an arch's facts, :func:`gpu_tags` the GPU tags this plugin registers.
 """
 
-from tcfg_cuda.arch import ArchInfo, arch_info, runs_on
-from tcfg_cuda.gpus import gpu_tags
+from tcfg_cuda.facts import ArchInfo, arch_info, runs_on
+from tcfg_cuda.tags import gpu_tags
 
 __all__ = ["ArchInfo", "arch_info", "gpu_tags", "runs_on"]

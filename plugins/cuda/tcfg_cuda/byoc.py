@@ -28,7 +28,7 @@ from tcfg.plugin import (
     TargetError,
     package_json,
 )
-from tcfg_cuda.arch import arch_info, runs_on
+from tcfg_cuda.facts import arch_info, runs_on
 
 __all__ = ["CUDA_GRAPH", "compilers", "libraries"]
 

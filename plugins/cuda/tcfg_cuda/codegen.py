@@ -1,21 +1,17 @@
 """The CUDA codegen configuration: arch, PTX ISA, nvcc/NVRTC options, CUDA C++ to PTX, and its
-forms for MLIR, IREE and Triton (through the arch's NVPTX codegen, :mod:`tcfg_cuda.nvptx_codegen`)."""
+forms for MLIR, IREE and Triton (through the arch's NVPTX codegen), and the codegen of the ``nvptx`` kind."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-from tcfg.plugin import Codegen, TargetError
-from tcfg_cuda.arch import ArchInfo, arch_info
+from tcfg.plugin import Codegen, LLVMCodegen, Target, TargetError
+from tcfg_cuda.facts import ArchInfo, arch_info, clang_knows, llvm_min_ptx
+from tcfg_cuda.interop import TRIPLE, iree_cuda_flags, nvvm_target, ptx_feature, triton_cuda_target
 from tcfg_cuda.toolkit import Version, find_nvcc, find_nvrtc, parse_version
 
-if TYPE_CHECKING:
-    from typing import Any
-
-    from tcfg_cuda.nvptx_codegen import NvptxCodegen
-
-__all__ = ["CudaCodegen", "codegen_for"]
+__all__ = ["CudaCodegen", "NvptxCodegen", "codegen_for", "nvptx_codegen", "nvptx_codegen_for"]
 
 
 @dataclass(frozen=True)
@@ -93,8 +89,6 @@ class CudaCodegen(Codegen):
 
         That is ``ptx_isa`` except where LLVM asks more than NVIDIA's tools (sm_88: PTX 9.0).
         """
-        from tcfg_cuda.nvptx_codegen import nvptx_codegen
-
         return nvptx_codegen(self.arch)
 
     def compile_ptx(self, cuda_source: str) -> str:
@@ -134,3 +128,72 @@ def codegen_for(arch: str | None) -> CudaCodegen:
         )
     info: ArchInfo = arch_info(arch)
     return CudaCodegen(info.name, info.min_ptx_isa, info.min_cuda, info.max_cuda, info.renamed_to)
+
+
+@dataclass(frozen=True)
+class NvptxCodegen(LLVMCodegen):
+    """LLVM's NVPTX view of a GPU: ``cpu`` is the processor, ``features`` the PTX version (``+ptx80``).
+
+    ``clang_flags()`` compile C/C++/OpenCL for the device (``--target=nvptx64-nvidia-cuda
+    -march=sm_90a --cuda-feature=+ptx80``: clang would otherwise pick the PTX version of
+    the CUDA installation it finds); ``cuda_clang_flags()`` compile CUDA sources' device side.
+    Both raise :class:`TargetError` for a processor clang-22 does not know (``to_dict``
+    then has None for them): compile LLVM IR with ``llc_flags()`` instead.
+    """
+
+    ptx_isa: str = ""
+    warp_size: int = 32
+
+    def clang_flags(self) -> list[str]:
+        return [f"--target={self.triple}", f"-march={self.cpu}", *self._ptx_flags(), f"-O{self.opt_level}"]
+
+    def cuda_clang_flags(self) -> list[str]:
+        """clang flags for the device side of a CUDA source (``-x cuda``)."""
+        return ["--cuda-device-only", f"--cuda-gpu-arch={self.cpu}", *self._ptx_flags(), f"-O{self.opt_level}"]
+
+    def _ptx_flags(self) -> list[str]:
+        if not clang_knows(self.cpu):
+            raise TargetError(
+                f"clang-22 cannot compile for {self.cpu} (its NVPTX target lacks it); "
+                "compile LLVM IR with llc and this codegen's llc_flags()"
+            )
+        return [f"--cuda-feature={f}" for f in self.features]
+
+    def to_dict(self) -> dict[str, Any]:
+        clang = clang_knows(self.cpu)
+        return {
+            "kind": "nvptx",
+            "triple": self.triple,
+            "cpu": self.cpu,
+            "features": self.feature_string,
+            "ptx_isa": self.ptx_isa,
+            "opt_level": self.opt_level,
+            "clang": self.clang_flags() if clang else None,
+            "clang_cuda": self.cuda_clang_flags() if clang else None,
+            "llc": self.llc_flags(),
+        }
+
+    def mlir_attr(self) -> str:
+        return nvvm_target(self.cpu, self.ptx_isa, self.opt_level)
+
+    def iree_flags(self) -> list[str]:
+        return iree_cuda_flags(self.cpu, self.ptx_isa)
+
+    def triton_target(self) -> tuple[str, int, int]:
+        digits = self.cpu.removeprefix("sm_").rstrip("af")
+        return triton_cuda_target(int(digits[:-1]), int(digits[-1]), self.warp_size)
+
+
+def nvptx_codegen(cpu: str, ptx_isa: str | None = None, warp_size: int = 32) -> NvptxCodegen:
+    """The NVPTX codegen of processor ``cpu`` at PTX ``ptx_isa`` (default: the lowest LLVM 22 accepts)."""
+    ptx = ptx_isa or llvm_min_ptx(cpu)
+    return NvptxCodegen(TRIPLE, cpu, (ptx_feature(ptx),), opt_level=3, ptx_isa=ptx, warp_size=warp_size)
+
+
+def nvptx_codegen_for(target: Target) -> NvptxCodegen:
+    """The codegen of an nvptx target; a generic one (no ``-mcpu``) is a TargetError."""
+    cpu = target.attrs.get("mcpu")
+    if cpu is None:
+        raise TargetError("an nvptx target without -mcpu is generic: give -mcpu (such as -mcpu=sm_80) to generate code")
+    ptx = target.features.ptx_isa
+    return nvptx_codegen(cpu, str(ptx), target.attrs["thread_warp_size"])

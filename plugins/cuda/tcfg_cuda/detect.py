@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import TargetError
-from tcfg_cuda.arch import arch_names
+from tcfg_cuda.facts import arch_names
 
 __all__ = [
     "DRIVER_ATTRIBUTES",
@@ -93,7 +93,7 @@ def _complete(gpu: GpuInfo) -> GpuInfo:
     """Fill the SM count and L2 size a source did not report from the known GPU of that name."""
     if gpu.multi_processor_count is not None and gpu.l2_cache_size_bytes is not None:
         return gpu
-    from tcfg_cuda.gpus import gpu_by_device_name
+    from tcfg_cuda.tags import gpu_by_device_name
 
     known = gpu_by_device_name(gpu.name)
     if known is None:

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
-from tcfg_cuda.kind import CUDA
 
 if TYPE_CHECKING:
     from typing import Any
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
-    from tcfg_cuda.nvptx import NVPTX
+    from tcfg_cuda.kind import CUDA, NVPTX
 
     register(CUDA)
     register(NVPTX)
@@ -53,8 +52,7 @@ def tcfg_register_runtimes(register: Callable[[Component], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_cuda.gpus import gpu_tags
-    from tcfg_cuda.systems import system_tags
+    from tcfg_cuda.tags import gpu_tags, system_tags
 
     for tag in (*gpu_tags(), *system_tags()):
         register(tag)
@@ -62,14 +60,12 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
 
 @hookimpl
 def tcfg_codegen(target: Target) -> Codegen | None:
-    if target.kind.name == "nvptx":
-        from tcfg_cuda import nvptx_codegen
-
-        return nvptx_codegen.codegen_for(target)
-    if target.kind.name != "cuda":
+    if target.kind.name not in ("cuda", "nvptx"):
         return None
-    from tcfg_cuda.codegen import codegen_for
+    from tcfg_cuda.codegen import codegen_for, nvptx_codegen_for
 
+    if target.kind.name == "nvptx":
+        return nvptx_codegen_for(target)
     return codegen_for(target.attrs.get("arch"))
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import tcfg
 from tcfg_cuda import runs_on
-from tcfg_cuda.arch import arch_info, arch_names
+from tcfg_cuda.facts import arch_info, arch_names
 from tcfg_cuda.probes import Ptxas
 
 

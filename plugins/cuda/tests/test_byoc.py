@@ -7,7 +7,7 @@ import pytest
 import tcfg
 from tcfg.plugin import package_json
 from tcfg_cuda import arch_info
-from tcfg_cuda.arch import arch_names
+from tcfg_cuda.facts import arch_names
 
 
 def roundtrip(t: tcfg.Target) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 import tcfg
 import tcfg_cuda
-from tcfg_cuda.nvptx import llvm_processors
+from tcfg_cuda.facts import llvm_processors
 
 MODULE = "module attributes {{gpu.container_module}} {{\n  gpu.module @k {attrs}{{\n  }}\n}}\n"
 
@@ -39,8 +39,8 @@ def _same_in_mlir(mlir_opt: str, attr: str) -> None:
 
 
 def test_mlir_attr_of_every_cuda_arch_llvm_knows(mlir_opt: str, reg: tcfg.Registry) -> None:
-    arches = [a for a in tcfg_cuda.arch.arch_names() if a in llvm_processors()]
-    assert len(arches) == len(tcfg_cuda.arch.arch_names())
+    arches = [a for a in tcfg_cuda.facts.arch_names() if a in llvm_processors()]
+    assert len(arches) == len(tcfg_cuda.facts.arch_names())
     for arch in arches:
         _same_in_mlir(mlir_opt, tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().mlir_attr())
 
@@ -59,7 +59,7 @@ def test_mlir_attr_spelling(reg: tcfg.Registry) -> None:
 
 def test_triton_target(reg: tcfg.Registry) -> None:
     assert tcfg.Target("cuda -arch=sm_90a", registry=reg).codegen().triton_target() == ("cuda", 90, 32)
-    for arch in tcfg_cuda.arch.arch_names():
+    for arch in tcfg_cuda.facts.arch_names():
         info = tcfg_cuda.arch_info(arch)
         expected = ("cuda", info.major * 10 + info.minor, info.limits["warp_size"])
         assert tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().triton_target() == expected

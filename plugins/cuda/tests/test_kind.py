@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 import tcfg
-from tcfg_cuda.arch import arch_names
+from tcfg_cuda.facts import arch_names
 
 
 def test_generic_cuda_target_has_keys_and_no_arch_features(reg: tcfg.Registry) -> None:
@@ -148,10 +148,10 @@ def test_import_loads_no_cuda_python_module_and_no_data() -> None:
     code = (
         "import sys, tcfg_cuda.plugin\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('nvidia', 'pynvml', 'cuda', 'cupy')]\n"
-        "import tcfg_cuda.arch, tcfg_cuda.gpus\n"
+        "import tcfg_cuda.facts, tcfg_cuda.tags\n"
         "assert not bad, bad\n"
-        "assert tcfg_cuda.arch._table.cache_info().currsize == 0\n"
-        "assert tcfg_cuda.gpus._data.cache_info().currsize == 0\n"
+        "assert tcfg_cuda.facts._table.cache_info().currsize == 0\n"
+        "assert tcfg_cuda.tags._data.cache_info().currsize == 0\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -245,7 +245,7 @@ def test_a_gpu_host_is_refused(reg: tcfg.Registry) -> None:
 
 
 def test_the_limits_are_in_the_arch_table_with_their_source() -> None:
-    from tcfg_cuda.arch import any_arch_limit, arch_info, limit_source
+    from tcfg_cuda.facts import any_arch_limit, arch_info, limit_source
 
     for name in arch_names():
         assert arch_info(name).limits["max_threads_per_block"] == 1024

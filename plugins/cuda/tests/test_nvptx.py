@@ -13,7 +13,7 @@ import pytest
 
 import tcfg
 import tcfg_cuda
-from tcfg_cuda.nvptx import llvm_min_ptx, llvm_processors
+from tcfg_cuda.facts import llvm_min_ptx, llvm_processors
 
 TRIPLE = "nvptx64-nvidia-cuda"
 KERNEL = (
@@ -112,7 +112,7 @@ def test_clang_flags_compile_for_the_processor_and_ptx(reg: tcfg.Registry) -> No
 
 def test_llvm_minimum_matches_the_cuda_arch_table() -> None:
     """LLVM 22's lowest PTX per arch is NVIDIA's (the arch table's), except where LLVM asks more."""
-    table = {a: tcfg_cuda.arch_info(a).min_ptx_isa for a in tcfg_cuda.arch.arch_names()}
+    table = {a: tcfg_cuda.arch_info(a).min_ptx_isa for a in tcfg_cuda.facts.arch_names()}
     differ = {a: (m, llvm_min_ptx(a)) for a, m in table.items() if llvm_min_ptx(a) != m}
     # LLVM's NVPTX backend writes nothing older than PTX 3.2 (Fermi and Kepler), and asks
     # PTX 9.0 for sm_88, where ptxas 13 takes 7.3.
@@ -138,7 +138,7 @@ def test_every_processor_round_trips(reg: tcfg.Registry) -> None:
 
 
 def test_features_follow_the_cuda_arch(reg: tcfg.Registry) -> None:
-    for arch in tcfg_cuda.arch.arch_names():
+    for arch in tcfg_cuda.facts.arch_names():
         nvptx = tcfg.Target(f"nvptx -mcpu={arch}", registry=reg).features
         cuda = tcfg.Target(f"cuda -arch={arch}", registry=reg).features
         assert {k: v for k, v in dict(cuda).items()} == {k: v for k, v in dict(nvptx).items() if k != "ptx_isa"}

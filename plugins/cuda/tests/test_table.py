@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from tcfg_cuda.arch import arch_info, arch_names
+from tcfg_cuda.facts import arch_info, arch_names
 from tcfg_cuda.probes import PROBES, Ptxas
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gen_arch_table.py"

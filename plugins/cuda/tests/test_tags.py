@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 import tcfg
-from tcfg_cuda.gpus import gpu_tags
+from tcfg_cuda.tags import gpu_tags
 
 TAGS = list(gpu_tags())
 REQUIRED = [

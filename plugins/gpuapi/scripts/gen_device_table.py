@@ -2,7 +2,7 @@
 
 Each row is a vulkan.gpuinfo.org report, exported as Vulkan Profiles JSON in the Khronos
 Vulkan-Profiles repository, read with the same code that reads ``vulkaninfo --json`` on
-this machine (:func:`tcfg_gpuapi.vkprofile.device_attrs`). The row cites the file, the
+this machine (:func:`tcfg_gpuapi.detect.device_attrs`). The row cites the file, the
 repository commit and the export date the file records. Rows not generated here (TVM's
 tags, mobile GPUs from IREE's target table) are kept as they are.
 
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tcfg_gpuapi.vkprofile import device_attrs
+from tcfg_gpuapi.detect import device_attrs
 
 OUT = Path(__file__).resolve().parents[1] / "tcfg_gpuapi" / "data" / "devices.json"
 _DIR = "profiles/LunarG/"

@@ -14,19 +14,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from tcfg_gpuapi.detect import detect_vulkan
-    from tcfg_gpuapi.vkprofile import device_attrs
+    from tcfg_gpuapi.detect import detect_vulkan, device_attrs
 
 __all__ = ["detect_vulkan", "device_attrs"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "detect_vulkan":
-        from tcfg_gpuapi.detect import detect_vulkan
+    if name in ("detect_vulkan", "device_attrs"):
+        from tcfg_gpuapi import detect
 
-        return detect_vulkan
-    if name == "device_attrs":
-        from tcfg_gpuapi.vkprofile import device_attrs
-
-        return device_attrs
+        return getattr(detect, name)
     raise AttributeError(f"module 'tcfg_gpuapi' has no attribute {name!r}")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError, package_json
-from tcfg_gpuapi.devices import iree_target_of
-from tcfg_gpuapi.spirv import facts, spirv_env
-from tcfg_gpuapi.vulkan import SUPPORTS
+from tcfg_gpuapi.facts import facts, spirv_env
+from tcfg_gpuapi.kind import SUPPORTS
+from tcfg_gpuapi.tags import iree_target_of
 
 __all__ = ["OpenCLCodegen", "VulkanCodegen", "WebGPUCodegen", "codegen_for"]
 

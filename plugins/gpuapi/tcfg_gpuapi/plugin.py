@@ -19,9 +19,7 @@ if TYPE_CHECKING:
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
-    from tcfg_gpuapi.opencl import OPENCL
-    from tcfg_gpuapi.vulkan import VULKAN
-    from tcfg_gpuapi.webgpu import WEBGPU
+    from tcfg_gpuapi.kind import OPENCL, VULKAN, WEBGPU
 
     for kind in (VULKAN, OPENCL, WEBGPU):
         register(kind)
@@ -29,14 +27,14 @@ def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
 
 @hookimpl
 def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
-    from tcfg_gpuapi.opencl import CLML
+    from tcfg_gpuapi.byoc import CLML
 
     register(CLML)
 
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_gpuapi.devices import device_tags
+    from tcfg_gpuapi.tags import device_tags
 
     for tag in device_tags():
         register(tag)

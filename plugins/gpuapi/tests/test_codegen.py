@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import tcfg
-from tcfg_gpuapi.devices import device_tags
+from tcfg_gpuapi.tags import device_tags
 
 from .conftest import tool
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import tcfg
-from tcfg_gpuapi.vulkan import SUPPORTS
+from tcfg_gpuapi.kind import SUPPORTS
 
 from .conftest import SCRATCH, fixture_json
 

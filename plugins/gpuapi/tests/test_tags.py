@@ -7,7 +7,7 @@ import json
 import pytest
 
 import tcfg
-from tcfg_gpuapi.devices import device_tags
+from tcfg_gpuapi.tags import device_tags
 
 from .conftest import SCRATCH
 

@@ -3,6 +3,6 @@
 The public API: :func:`cpu_names` lists the Hexagon CPUs clang-22 knows.
 """
 
-from tcfg_hexagon.table import cpu_names
+from tcfg_hexagon.facts import cpu_names
 
 __all__ = ["cpu_names"]

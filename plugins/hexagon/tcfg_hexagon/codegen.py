@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target
-from tcfg_hexagon.config import HexagonConfig, resolve
+from tcfg_hexagon.resolve import HexagonConfig, resolve
 
 __all__ = ["HexagonCodegen", "codegen_for"]
 

@@ -10,8 +10,8 @@ import functools
 from typing import Any
 
 from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, FeatureValue, Integer, String, StringList, TargetKind
-from tcfg_hexagon.config import resolve
-from tcfg_hexagon.table import default_cpu
+from tcfg_hexagon.facts import default_cpu
+from tcfg_hexagon.resolve import resolve
 
 __all__ = ["FEATURES", "HEXAGON", "parse_hexagon"]
 

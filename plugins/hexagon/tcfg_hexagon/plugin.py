@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
-from tcfg_hexagon.kind import HEXAGON
 
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
@@ -17,6 +16,8 @@ if TYPE_CHECKING:
 
 @hookimpl
 def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+    from tcfg_hexagon.kind import HEXAGON
+
     register(HEXAGON)
 
 

@@ -134,5 +134,5 @@ def test_codegen_to_dict(reg: tcfg.Registry) -> None:
 def test_entry_point_and_lazy_import() -> None:
     loaded = tcfg.Registry(environ={"TCFG_LOAD_PLUGINS": "hexagon"})
     assert tcfg.Target("qcom/hexagon-v75", registry=loaded).features.hvx_version == 75
-    code = "import tcfg_hexagon.plugin, tcfg_hexagon.table as t; assert t._raw.cache_info().currsize == 0"
+    code = "import tcfg_hexagon.plugin, tcfg_hexagon.facts as t; assert t._raw.cache_info().currsize == 0"
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target
+from tcfg_riscv.facts import tables
 from tcfg_riscv.resolve import resolve
-from tcfg_riscv.tables import tables
 
 __all__ = ["RiscvCodegen", "codegen_for"]
 

@@ -7,8 +7,8 @@ from functools import cached_property
 from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name
+from tcfg_riscv.facts import tables
 from tcfg_riscv.resolve import resolve
-from tcfg_riscv.tables import tables
 
 __all__ = ["KEYS", "QUANTITIES", "RiscvCpuParser"]
 

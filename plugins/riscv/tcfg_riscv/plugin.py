@@ -25,11 +25,10 @@ def tcfg_register_cpu_parsers(register: Callable[[CpuParser], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg.plugin import package_json
+    from tcfg_riscv.tags import riscv_tags
 
-    data = package_json("tcfg_riscv", "data/tags.json")
-    for name, tag in data["tags"].items():
-        register(name, tag["config"], description=tag["description"], source=f"{tag['source']} ({data['date']})")
+    for tag in riscv_tags():
+        register(tag)
 
 
 @hookimpl

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, FeatureValue, describe_choices
-from tcfg_riscv.tables import Cpu, tables
+from tcfg_riscv.facts import Cpu, tables
 
 __all__ = ["ABIS", "Resolved", "resolve", "riscv_cpu"]
 

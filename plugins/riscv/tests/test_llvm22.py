@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 import tcfg
-from tcfg_riscv.tables import tables
+from tcfg_riscv.facts import tables
 
 CPUS = sorted(tables().cpus)
 #: -mattr variants applied to several CPUs: additions with implications, removals with dependents.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tcfg_rocm.processors import Processor, TargetId, parse_target_id, processor, processor_names
+from tcfg_rocm.facts import Processor, TargetId, parse_target_id, processor, processor_names
 
 if TYPE_CHECKING:
     from tcfg_rocm.codegen import RocmCodegen

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError, package_json
+from tcfg_rocm.facts import parse_target_id
 from tcfg_rocm.kind import TARGET_ID_FEATURES, TRIPLE
-from tcfg_rocm.processors import parse_target_id
 
 __all__ = ["CODE_OBJECT_VERSION", "RocmCodegen", "codegen_for"]
 

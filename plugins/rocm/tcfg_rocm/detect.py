@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tcfg.plugin import TargetError
-from tcfg_rocm.processors import processor_names
+from tcfg_rocm.facts import processor_names
 
 __all__ = ["KFD_NODES", "GpuNode", "detect_gpus", "gfx_name"]
 

@@ -36,7 +36,7 @@ from tcfg.plugin import (
     describe_choices,
     feature_name,
 )
-from tcfg_rocm.processors import TargetId, llvm_features, parse_target_id
+from tcfg_rocm.facts import TargetId, llvm_features, parse_target_id
 
 __all__ = ["PARSED_ATTRS", "TRIPLE", "parse_rocm", "rocm_kind"]
 

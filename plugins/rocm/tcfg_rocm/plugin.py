@@ -25,7 +25,7 @@ def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_rocm.boards import board_tags
+    from tcfg_rocm.tags import board_tags
 
     for tag in board_tags():
         register(tag)

@@ -9,8 +9,8 @@ import pytest
 
 import tcfg
 import tcfg_rocm.plugin
+from tcfg_rocm.facts import processor, processor_names
 from tcfg_rocm.llvm_tools import LLVMTools, find_tools
-from tcfg_rocm.processors import processor, processor_names
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

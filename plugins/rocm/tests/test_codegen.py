@@ -14,8 +14,8 @@ import pytest
 
 import tcfg
 from tcfg_rocm.codegen import CODE_OBJECT_VERSION
+from tcfg_rocm.facts import llvm_features
 from tcfg_rocm.llvm_tools import LLVMTools
-from tcfg_rocm.processors import llvm_features
 
 from .conftest import variants
 

@@ -9,7 +9,7 @@ import pytest
 
 import tcfg
 import tcfg_rocm.plugin
-from tcfg_rocm.processors import processor, processor_names
+from tcfg_rocm.facts import processor, processor_names
 
 from .conftest import variants
 
@@ -160,8 +160,8 @@ def test_entry_point_loads_the_plugin() -> None:
 
 def test_importing_the_plugin_reads_no_table() -> None:
     code = (
-        "import sys, tcfg_rocm.plugin; import tcfg_rocm.processors as p;"
-        "print(p._raw.cache_info().currsize, 'tcfg_rocm.boards' in sys.modules)"
+        "import sys, tcfg_rocm.plugin; import tcfg_rocm.facts as p;"
+        "print(p._raw.cache_info().currsize, 'tcfg_rocm.tags' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "False"]

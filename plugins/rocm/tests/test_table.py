@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tcfg.plugin import package_json
+from tcfg_rocm.facts import llvm_features, processor, processor_names
 from tcfg_rocm.llvm_tools import LLVMTools
-from tcfg_rocm.processors import llvm_features, processor, processor_names
 
 
 def _generator():  # type: ignore[no-untyped-def]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import tcfg
-from tcfg_rocm.boards import boards
-from tcfg_rocm.processors import processor
+from tcfg_rocm.facts import processor
+from tcfg_rocm.tags import boards
 
 BOARDS = boards()["boards"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcfg.plugin import Codegen, Target, TargetError
+from tcfg_tensorrt.byoc import compute_capability
 from tcfg_tensorrt.facts import format_version, parse_version
-from tcfg_tensorrt.rules import compute_capability
 
 __all__ = ["TensorRTCodegen", "codegen_for"]
 

@@ -15,29 +15,10 @@ if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 
 
-def make_compiler(default_version: str | None = None) -> Compiler:
-    """The ``tensorrt`` compiler for the ``cuda`` kind.
-
-    ``default_version`` defaults to the installed TensorRT, else the data file's default.
-    """
-    from tcfg_tensorrt.facts import data
-    from tcfg_tensorrt.installed import installed_version
-    from tcfg_tensorrt.options import FEATURES, attrs
-    from tcfg_tensorrt.rules import parse_tensorrt
-
-    version = default_version or installed_version() or data()["default_version"]
-    return Compiler(
-        name="tensorrt",
-        kinds=("cuda",),
-        attrs=attrs(version),
-        parser=parse_tensorrt,
-        features=FEATURES,
-        doc="NVIDIA TensorRT: builds an inference engine for one GPU (or DLA core) from a whole network.",
-    )
-
-
 @hookimpl
 def tcfg_register_compilers(register: Callable[[Compiler], None]) -> None:
+    from tcfg_tensorrt.byoc import make_compiler
+
     register(make_compiler())
 
 

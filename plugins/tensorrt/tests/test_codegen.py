@@ -227,7 +227,7 @@ def test_builder_config_refuses_another_major(build: Build, fake_trt: Callable[[
 def test_real_tensorrt_builder_config(reg: tcfg.Registry) -> None:  # pragma: no cover - needs TensorRT
     import tensorrt as trt
 
-    from tcfg_tensorrt.installed import installed_version
+    from tcfg_tensorrt.detect import installed_version
 
     version = installed_version()
     target = tcfg.Target(

@@ -188,7 +188,7 @@ def test_unknown_options_and_compilers_name_the_choices(build: Build) -> None:
 
 
 def test_every_arch_is_either_supported_or_refused_with_a_reason(build: Build) -> None:
-    from tcfg_cuda.arch import arch_names
+    from tcfg_cuda.facts import arch_names
 
     for arch in arch_names():
         for version in ("10.0", "10.4", "10.7", "10.15", "11.0", "11.4.1", "11.5"):

@@ -11,9 +11,8 @@ from collections.abc import Callable
 import pytest
 
 import tcfg
+from tcfg_tensorrt.byoc import PRECISION_FLAGS, make_compiler
 from tcfg_tensorrt.facts import data
-from tcfg_tensorrt.options import PRECISION_FLAGS
-from tcfg_tensorrt.plugin import make_compiler
 
 Build = Callable[[str], tcfg.Target]
 
@@ -97,7 +96,7 @@ def test_explain_cites_sources(build: Build) -> None:
 
 
 def test_default_version_is_documented_and_used(reg: tcfg.Registry) -> None:
-    from tcfg_tensorrt.installed import installed_version
+    from tcfg_tensorrt.detect import installed_version
 
     expected = installed_version() or data()["default_version"]
     t = tcfg.Target("cuda -arch=sm_80 -compiler=tensorrt", registry=reg)
@@ -118,7 +117,7 @@ def _plugins() -> list[object]:
 def test_installed_version_from_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib import metadata, util
 
-    from tcfg_tensorrt import installed
+    from tcfg_tensorrt import detect
 
     real_find_spec = util.find_spec
     monkeypatch.setattr(util, "find_spec", lambda name: object() if name == "tensorrt" else real_find_spec(name))
@@ -128,26 +127,26 @@ def test_installed_version_from_metadata(monkeypatch: pytest.MonkeyPatch) -> Non
             return "10.14.1.48"
         raise metadata.PackageNotFoundError(dist)
 
-    installed.installed_version.cache_clear()
+    detect.installed_version.cache_clear()
     monkeypatch.setattr(metadata, "version", fake_version)
     try:
-        assert installed.installed_version() == "10.14.1"
+        assert detect.installed_version() == "10.14.1"
     finally:
-        installed.installed_version.cache_clear()
+        detect.installed_version.cache_clear()
 
 
 def test_installed_version_is_none_without_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib import util
 
-    from tcfg_tensorrt import installed
+    from tcfg_tensorrt import detect
 
     real_find_spec = util.find_spec
     monkeypatch.setattr(util, "find_spec", lambda name: None if name == "tensorrt" else real_find_spec(name))
-    installed.installed_version.cache_clear()
+    detect.installed_version.cache_clear()
     try:
-        assert installed.installed_version() is None
+        assert detect.installed_version() is None
     finally:
-        installed.installed_version.cache_clear()
+        detect.installed_version.cache_clear()
 
 
 def test_tags(build: Build) -> None:

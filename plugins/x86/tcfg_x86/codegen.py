@@ -6,8 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tcfg.plugin import LLVMCodegen, host_triple
-from tcfg_x86.data import tables
-from tcfg_x86.featureset import resolve
+from tcfg_x86.facts import tables
+from tcfg_x86.resolve import resolve
 
 __all__ = ["X86Codegen", "clang_twin", "codegen_for"]
 

@@ -7,8 +7,8 @@ from functools import cached_property
 from typing import Any
 
 from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name, host_triple
-from tcfg_x86.data import tables
-from tcfg_x86.featureset import resolve
+from tcfg_x86.facts import tables
+from tcfg_x86.resolve import resolve
 
 __all__ = ["QUANTITIES", "X86CpuParser"]
 
@@ -60,7 +60,7 @@ class X86CpuParser(CpuParser):
             )
         cpu = cpu or march
         if cpu == "native":
-            from tcfg_x86.cpuinfo import native
+            from tcfg_x86.detect import native
 
             host = native()
             attrs["mcpu"] = host.cpu

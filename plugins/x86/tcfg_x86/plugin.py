@@ -43,16 +43,10 @@ def tcfg_register_libraries(register: Callable[[Library], None]) -> None:
 
 @hookimpl
 def tcfg_register_tags(register: TagRegistrar) -> None:
-    from tcfg_x86.data import load_json
+    from tcfg_x86.tags import x86_tags
 
-    for name, entry in load_json("tags.json")["tags"].items():
-        register(
-            name,
-            entry["config"],
-            description=entry["description"],
-            source=entry["source"],
-            aliases=entry.get("aliases", ()),
-        )
+    for tag in x86_tags():
+        register(tag)
 
 
 @hookimpl
@@ -66,6 +60,6 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 @hookimpl
 def tcfg_detect() -> Sequence[Mapping[str, Any]]:
-    from tcfg_x86.cpuinfo import detect
+    from tcfg_x86.detect import detect
 
     return detect()

@@ -6,7 +6,7 @@ import pytest
 
 import tcfg
 from tcfg.plugin import package_json
-from tcfg_x86.data import load_json
+from tcfg_x86.facts import load_json
 
 #: Every x86 CPU clang-22 knows (the generated table): (64-bit, whether clang's -march for it has SSE4.1).
 CPUS = {

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from tcfg_x86.codegen import clang_twin
-from tcfg_x86.data import tables
+from tcfg_x86.facts import tables
 
 T64 = "llvm -mtriple=x86_64-linux-gnu"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tcfg_x86.cpuinfo import detect, parse_cpuinfo
-from tcfg_x86.data import tables
+from tcfg_x86.detect import detect, parse_cpuinfo
+from tcfg_x86.facts import tables
 
 
 def _recordings() -> dict[str, str]:

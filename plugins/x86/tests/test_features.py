@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import tcfg
-from tcfg_x86.data import tables
-from tcfg_x86.featureset import resolve
+from tcfg_x86.facts import tables
+from tcfg_x86.resolve import resolve
 
 T64 = "llvm -mtriple=x86_64-linux-gnu"
 
@@ -176,6 +176,6 @@ def test_entry_point_loads_the_plugin() -> None:
 
 
 def test_import_reads_no_data() -> None:
-    code = "import sys, tcfg_x86.plugin; print('tcfg_x86.data' in sys.modules, 'llvmlite' in sys.modules)"
+    code = "import sys, tcfg_x86.plugin; print('tcfg_x86.facts' in sys.modules, 'llvmlite' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

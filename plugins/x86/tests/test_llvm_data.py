@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tcfg_x86.data import load_json
+from tcfg_x86.facts import load_json
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "gen_llvm_data.py"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tcfg_x86.data import load_json
+from tcfg_x86.facts import load_json
 
 TAGS = load_json("tags.json")["tags"]
 

@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from tcfg.plugin import TargetError
-from tcfg_x86.data import CpuEntry, tables
-from tcfg_x86.featureset import resolve
+from tcfg_x86.facts import CpuEntry, tables
+from tcfg_x86.resolve import resolve
 
 __all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]
 

@@ -1,4 +1,7 @@
-"""CUDA arches: the arch table (loaded once, lazily), arch names, and what runs on what.
+"""The CUDA plugin's tables, loaded once on first use: the CUDA arches (``data/arches.json``: arch names
+and what runs on what) and LLVM 22's NVPTX processors and PTX versions (``data/nvptx.json``).
+
+CUDA arches:
 
 An arch is named ``sm_XY`` (portable), ``sm_XYa`` (arch-specific: uses features of
 exactly compute capability X.Y) or ``sm_XYf`` (family-specific: runs within the family).
@@ -19,8 +22,12 @@ __all__ = [
     "any_arch_limit",
     "arch_info",
     "arch_names",
+    "clang_knows",
     "limit_source",
+    "llvm_min_ptx",
+    "llvm_processors",
     "parse_code_arch",
+    "ptx_versions",
     "runs_on",
 ]
 
@@ -159,3 +166,32 @@ def runs_on(code_arch: str, device_arch: str) -> bool:
     if code.ptx:
         return device.compute_capability >= info.compute_capability
     return device.major == info.major and device.minor >= info.minor
+
+
+@functools.cache
+def _nvptx() -> dict[str, Any]:
+    data: dict[str, Any] = package_json("tcfg_cuda", "data/nvptx.json")
+    return data
+
+
+def llvm_processors() -> list[str]:
+    """Every NVPTX processor llc-22 lists, oldest first."""
+    return list(_nvptx()["processors"])
+
+
+def llvm_min_ptx(cpu: str) -> str:
+    """The lowest PTX ISA version (``"8.0"``) LLVM 22 accepts for ``cpu``; a TargetError for an unknown one."""
+    row = _nvptx()["processors"].get(cpu)
+    if row is None:
+        raise TargetError(f"LLVM 22 has no NVPTX processor {cpu!r}; {describe_choices(cpu, _nvptx()['processors'])}")
+    return str(row["min_ptx"])
+
+
+def clang_knows(cpu: str) -> bool:
+    """Whether clang-22's NVPTX target accepts ``cpu`` (it lacks the family ``sm_XXXf`` processors)."""
+    return cpu in _nvptx()["clang_processors"]
+
+
+def ptx_versions() -> list[str]:
+    """Every PTX ISA version LLVM 22 can write (``"3.2"`` .. ``"9.0"``)."""
+    return list(_nvptx()["ptx_versions"])

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, FeatureValue, describe_choices, feature_name
-from tcfg_x86.data import CpuEntry, Tables, tables
+from tcfg_x86.facts import CpuEntry, Tables, tables
 
 __all__ = ["Resolved", "VECTOR_WIDTHS", "hardware_width", "llvm_feature", "resolve", "x86_cpu"]
 

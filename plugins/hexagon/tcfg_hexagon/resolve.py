@@ -22,7 +22,7 @@ import re
 from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, TargetError, describe_choices
-from tcfg_hexagon.table import CpuInfo, always_features, cpu_info, hvx_info, hvx_versions, llc_features
+from tcfg_hexagon.facts import CpuInfo, always_features, cpu_info, hvx_info, hvx_versions, llc_features
 
 __all__ = ["HexagonConfig", "resolve"]
 

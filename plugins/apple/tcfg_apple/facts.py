@@ -1,4 +1,4 @@
-"""Apple GPU families (``data/metal.json``): their limits, Metal features and MSL versions, read once."""
+"""The Apple GPU table (``data/metal.json``), read on first use: families (limits, features, MSL versions), tags."""
 
 from __future__ import annotations
 

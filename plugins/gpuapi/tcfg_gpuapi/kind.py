@@ -1,13 +1,22 @@
-"""The ``vulkan`` target kind: TVM 0.27's attributes and defaults, features, and the parser.
+"""The kinds of this plugin, ``vulkan``, ``opencl`` and ``webgpu``: TVM 0.27's attributes and defaults,
+features, and parsers, with the checks every one of them makes (the host is a CPU, thread limits agree).
 
-Each ``supports_*`` attribute is also a feature without the prefix (``supports_float16``
+``vulkan``: each ``supports_*`` attribute is also a feature without the prefix (``supports_float16``
 -> ``float16``; ``supports_8bit_buffer`` -> ``buffer_8bit``), False unless set: a
 device's optional capabilities are assumed absent until given or detected, as TVM does.
 The parser derives the Vulkan and SPIR-V versions (features ``vulkan_version`` and
 ``spirv_version``), one ``subgroup_*`` feature per subgroup operation bit, and refuses
-what no Vulkan device can be (:func:`tcfg_gpuapi.spirv.spirv_env`), a thread limit above
+what no Vulkan device can be (:func:`tcfg_gpuapi.facts.spirv_env`), a thread limit above
 the block limit, a subgroup size outside the given subgroup size range, and a host that is
 not a CPU target.
+
+``opencl``: ``opencl_c_version`` (tcfg's; TVM has none) is the OpenCL C version kernels are
+compiled as (1.2 by default: what TVM's generated kernels need, and what every
+OpenCL 1.2+ device compiles).
+
+``webgpu``: TVM's default workgroup storage (32768 bytes) is twice the WebGPU specification's default
+``maxComputeWorkgroupStorageSize`` (16384): a device must be requested with the higher
+limit; the codegen lists such required limits (:mod:`tcfg_gpuapi.codegen`).
 """
 
 from __future__ import annotations
@@ -30,10 +39,41 @@ from tcfg.plugin import (
     StringList,
     TargetKind,
 )
-from tcfg_gpuapi.common import check_cpu_host, check_threads
-from tcfg_gpuapi.spirv import SpirvEnv, spirv_env
+from tcfg_gpuapi.facts import SpirvEnv, spirv_env
 
-__all__ = ["FEATURES", "SUPPORTS", "VULKAN", "feature_of", "parse_vulkan"]
+__all__ = [
+    "OPENCL",
+    "OPENCL_C_VERSIONS",
+    "OPENCL_FEATURES",
+    "SUPPORTS",
+    "VULKAN",
+    "VULKAN_FEATURES",
+    "WEBGPU",
+    "check_cpu_host",
+    "check_threads",
+    "feature_of",
+    "parse_opencl",
+    "parse_vulkan",
+    "parse_webgpu",
+]
+
+
+def check_cpu_host(kind: str, host: Any) -> None:
+    """Refuse a host that is not a CPU target: it runs the host side of the device's code."""
+    if host is None or host.kind.device_type == "cpu":
+        return
+    raise AttributeValueError(
+        f"-host={host}: the host of a {kind} target runs its host-side code, so it must be a CPU target "
+        f"(such as llvm or c); kind {host.kind.name!r} is a {host.kind.device_type} device"
+    )
+
+
+def check_threads(attrs: Mapping[str, Any]) -> None:
+    """Refuse ``max_num_threads`` above ``max_threads_per_block`` (where the kind has both)."""
+    threads, most = attrs.get("max_num_threads"), attrs.get("max_threads_per_block")
+    if threads is not None and most is not None and threads > most:
+        raise AttributeValueError(f"-max_num_threads={threads} exceeds -max_threads_per_block={most}")
+
 
 #: TVM's ``supports_*`` attributes, in TVM's order, with what each means.
 SUPPORTS: tuple[tuple[str, str], ...] = (
@@ -79,7 +119,7 @@ def _limit(name: str, doc: str, default: int | None = None) -> Attr:
     return Attr(name, Integer(minimum=0), default=default, doc=doc)
 
 
-_ATTRS = (
+_VULKAN_ATTRS = (
     Attr("mattr", StringList(), doc="SPIR-V code generator attributes (TVM's mattr)."),
     *(Attr(name, Boolean(), default=True if name in ("supports_float32", "supports_int32") else None, doc=doc)
       for name, doc in SUPPORTS),
@@ -112,7 +152,7 @@ _ATTRS = (
 )  # fmt: skip
 
 #: Every feature the vulkan kind derives.
-FEATURES = (
+VULKAN_FEATURES = (
     *(Feature(feature_of(name), f"{doc} (-{name})") for name, doc in SUPPORTS),
     Feature("vulkan_version", 'The Vulkan API version shaders target, as text ("1.3").'),
     Feature("spirv_version", 'The SPIR-V version shaders are written in, as text ("1.6").'),
@@ -133,7 +173,9 @@ def _why_version(env: SpirvEnv) -> dict[str, str]:
 
 
 @functools.cache
-def _facts(api: int | None, spirv: int | None, supports: frozenset[str], subgroup_mask: int, threads: int) -> Derived:
+def _vulkan_facts(
+    api: int | None, spirv: int | None, supports: frozenset[str], subgroup_mask: int, threads: int
+) -> Derived:
     """Features of one combination of versions, capabilities, subgroup bits and block size (one object each).
 
     ``max_num_threads`` follows ``max_threads_per_block`` (``threads``) when not given.
@@ -164,7 +206,7 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
             f"(-min_subgroup_size={low}, -max_subgroup_size={high})"
         )
     supports = frozenset(name for name, _ in SUPPORTS if attrs.get(name))
-    return _facts(
+    return _vulkan_facts(
         attrs.get("vulkan_api_version"),
         attrs.get("max_spirv_version"),
         supports,
@@ -176,7 +218,7 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
 VULKAN = TargetKind(
     name="vulkan",
     device_type="vulkan",
-    attrs=_ATTRS,
+    attrs=_VULKAN_ATTRS,
     default_keys=("vulkan", "gpu"),
     parser=parse_vulkan,
     parse_reads=(
@@ -191,6 +233,101 @@ VULKAN = TargetKind(
         "max_subgroup_size",
         "host",
     ),
-    features=FEATURES,
+    features=VULKAN_FEATURES,
     doc="A GPU (or CPU) programmed through Vulkan compute shaders in SPIR-V; TVM 0.27's attributes.",
+)
+
+
+#: OpenCL C versions clang's -cl-std accepts (CL1.2, CL2.0, CL3.0).
+OPENCL_C_VERSIONS = ("1.2", "2.0", "3.0")
+
+_OPENCL_ATTRS = (
+    Attr("max_threads_per_block", Integer(minimum=1), default=256, doc="CL_DEVICE_MAX_WORK_GROUP_SIZE."),
+    Attr("max_shared_memory_per_block", Integer(minimum=0), default=16384, doc="CL_DEVICE_LOCAL_MEM_SIZE (bytes)."),
+    Attr(
+        "max_num_threads",
+        Integer(minimum=1),
+        doc="Work-items per work-group that schedules may use; follows max_threads_per_block when not given.",
+    ),
+    Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The sub-group size (1: unknown)."),
+    Attr("texture_spatial_limit", Integer(minimum=1), default=16384, doc="Largest 2D image width/height (pixels)."),
+    Attr("texture_depth_limit", Integer(minimum=1), default=2048, doc="Largest image array size (layers)."),
+    Attr(
+        "max_function_args", Integer(minimum=1), default=128, doc="Most kernel arguments (CL_DEVICE_MAX_CONSTANT_ARGS)."
+    ),
+    Attr(
+        "image_base_address_alignment",
+        Integer(minimum=1),
+        default=64,
+        doc="CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT (pixels) for images made from buffers.",
+    ),
+    Attr(
+        "opencl_c_version",
+        Choice(OPENCL_C_VERSIONS),
+        default="1.2",
+        doc="The OpenCL C version kernels are compiled as (tcfg; not in TVM).",
+    ),
+)
+
+OPENCL_FEATURES = (Feature("opencl_c_version", 'The OpenCL C version kernels are compiled as, as text ("1.2").'),)
+
+
+@functools.cache
+def _opencl_facts(version: str, threads: int) -> Derived:
+    return Derived(
+        features={"opencl_c_version": version},
+        why={"opencl_c_version": "-opencl_c_version (1.2 unless given)"},
+        defaults={"max_num_threads": threads},
+    )
+
+
+def parse_opencl(request: DeriveRequest) -> Derived:
+    """Check the host and thread limits; the OpenCL C version is a feature."""
+    check_cpu_host("opencl", request.attrs.get("host"))
+    check_threads(request.attrs)
+    return _opencl_facts(request.attrs["opencl_c_version"], request.attrs["max_threads_per_block"])
+
+
+OPENCL = TargetKind(
+    name="opencl",
+    device_type="opencl",
+    attrs=_OPENCL_ATTRS,
+    default_keys=("opencl", "gpu"),
+    parser=parse_opencl,
+    parse_reads=("opencl_c_version", "max_threads_per_block", "max_num_threads", "host"),
+    features=OPENCL_FEATURES,
+    doc="A device programmed through OpenCL C kernels; TVM 0.27's attributes.",
+)
+
+
+_WEBGPU_ATTRS = (
+    Attr("max_num_threads", Integer(minimum=1), default=256, doc="Invocations per workgroup schedules may use."),
+    Attr("max_shared_memory_per_block", Integer(minimum=0), default=32768, doc="Workgroup storage (bytes)."),
+    Attr("supports_subgroups", Boolean(), default=False, doc="The WebGPU 'subgroups' feature (WGSL enable subgroups)."),
+    Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The subgroup size (1: unknown)."),
+)
+
+
+@functools.cache
+def _webgpu_facts(subgroups: bool) -> Derived:
+    if not subgroups:
+        return Derived()
+    return Derived(features={"subgroups": True}, why={"subgroups": "-supports_subgroups=true"})
+
+
+def parse_webgpu(request: DeriveRequest) -> Derived:
+    """Check the host; ``supports_subgroups`` is the ``subgroups`` feature."""
+    check_cpu_host("webgpu", request.attrs.get("host"))
+    return _webgpu_facts(bool(request.attrs["supports_subgroups"]))
+
+
+WEBGPU = TargetKind(
+    name="webgpu",
+    device_type="webgpu",
+    attrs=_WEBGPU_ATTRS,
+    default_keys=("webgpu", "gpu"),
+    parser=parse_webgpu,
+    parse_reads=("supports_subgroups", "host"),
+    features=(Feature("subgroups", "WebGPU subgroup operations (the 'subgroups' feature, WGSL enable subgroups)."),),
+    doc="A GPU programmed through WebGPU compute shaders in WGSL; TVM 0.27's attributes.",
 )

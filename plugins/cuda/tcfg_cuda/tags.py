@@ -1,4 +1,5 @@
-"""Known NVIDIA GPUs (``data/gpus.json``): the tags this plugin registers, and names for detection."""
+"""The tags of this plugin: known NVIDIA GPUs (``data/gpus.json``, also names for detection), and cloud GPU
+instances (``data/systems.json``) as composite tags of the host CPU and its GPUs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from tcfg.plugin import TagSpec, package_json
 
-__all__ = ["gpu_by_device_name", "gpu_tags"]
+__all__ = ["gpu_by_device_name", "gpu_tags", "system_tags"]
 
 
 @functools.cache
@@ -62,3 +63,16 @@ def _by_device_name() -> dict[str, dict[str, Any]]:
 def gpu_by_device_name(device_name: str) -> dict[str, Any] | None:
     """The known GPU whose driver-reported name is ``device_name`` (its data row), or None."""
     return _by_device_name().get(device_name)
+
+
+def system_tags() -> Iterator[TagSpec]:
+    """One composite tag per system, each GPU a device built from its GPU tag."""
+    data: dict[str, Any] = package_json("tcfg_cuda", "data/systems.json")
+    for name, row in data["systems"].items():
+        config = {
+            "kind": "composite",
+            "host": row["host"],
+            "devices": [{"tag": row["gpu"]}] * row["count"],
+        }
+        cited = "; ".join(data["sources"][key] for key in row["sources"])
+        yield TagSpec(name, config, row["description"], f"{cited} (compiled {data['compiled']})")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tcfg.plugin import TargetError
+from tcfg_aarch64.facts import cpuinfo_table
 from tcfg_aarch64.resolve import family_of_cpu
-from tcfg_aarch64.tables import cpuinfo_table
 
 __all__ = ["CpuInfo", "native_attrs", "parse_cpuinfo", "read_host"]
 
