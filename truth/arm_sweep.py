@@ -228,7 +228,7 @@ ARM_VARIANTS: dict[str, Variant] = {
 
 def _rows(family: str, clang: str) -> list[_Row]:
     """Every CPU clang lists, every architecture in tcfg's tables, and the generic CPU."""
-    from tcfg_aarch64.tables import aarch64, arm
+    from tcfg_aarch64.facts import aarch64, arm
 
     if family == "aarch64":
         out = llvm.run([clang, f"--target={A64_TRIPLE}", "--print-supported-cpus"]).stdout
@@ -471,8 +471,8 @@ def _llc_itself(tools: _Tools, p: _Prepared, truth: frozenset[str]) -> tuple[int
 
 
 def _tools(family: str) -> _Tools | str:
-    from tcfg_aarch64.features import exposed
-    from tcfg_aarch64.tables import aarch64, arm
+    from tcfg_aarch64.parser import exposed
+    from tcfg_aarch64.facts import aarch64, arm
 
     found = {n: llvm.find(n) for n in ("clang-22", "llc-22", "opt-22")}
     missing = [n for n, p in found.items() if p is None]

@@ -67,7 +67,7 @@ def _release(text: str) -> tuple[int, ...]:
 def check_arch(ptxas: object, arch: str) -> tuple[int, list[str]]:
     """Every check for ``arch``: (number of checks, disagreements)."""
     import tcfg
-    from tcfg_cuda.arch import arch_info
+    from tcfg_cuda.facts import arch_info
     from tcfg_cuda.probes import PROBES, Ptxas
 
     assert isinstance(ptxas, Ptxas)
@@ -118,7 +118,7 @@ def check_arch(ptxas: object, arch: str) -> tuple[int, list[str]]:
 
 def sweep(family: str = "cuda", workers: int = 2) -> SweepResult:
     """Every arch of the cuda plugin's table against ptxas (skipped when ptxas is absent)."""
-    from tcfg_cuda.arch import arch_names
+    from tcfg_cuda.facts import arch_names
     from tcfg_cuda.probes import PROBES, find_ptxas
 
     ptxas = find_ptxas()

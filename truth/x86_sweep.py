@@ -81,7 +81,7 @@ def tools() -> Tools | str:
 @cache
 def isa_features() -> tuple[str, ...]:
     """LLVM 22's x86 instruction-set features (tcfg's table; every name is checked to be llc's too)."""
-    from tcfg_x86.data import tables
+    from tcfg_x86.facts import tables
 
     return tuple(sorted(tables().isa - {"64bit"}))
 

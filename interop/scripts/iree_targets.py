@@ -23,7 +23,7 @@ from typing import Any
 
 from iree.compiler.tools.binaries import find_tool
 
-from tcfg_cuda.arch import arch_names
+from tcfg_cuda.facts import arch_names
 from tcfg_rocm import processor_names
 
 ROOT = Path(__file__).resolve().parents[2]
