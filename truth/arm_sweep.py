@@ -471,8 +471,8 @@ def _llc_itself(tools: _Tools, p: _Prepared, truth: frozenset[str]) -> tuple[int
 
 
 def _tools(family: str) -> _Tools | str:
-    from tcfg_aarch64.parser import exposed
     from tcfg_aarch64.facts import aarch64, arm
+    from tcfg_aarch64.parser import exposed
 
     found = {n: llvm.find(n) for n in ("clang-22", "llc-22", "opt-22")}
     missing = [n for n, p in found.items() if p is None]
