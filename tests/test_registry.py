@@ -252,8 +252,8 @@ def test_entry_point_values_with_extras_read_as_importlib_metadata_reads_them(tm
     meta.mkdir()
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: extra-plugin\nVersion: 1.0\n\n")
     (meta / "entry_points.txt").write_text(
-        "[tcfg]\nwith_extras = tcfg._build.builder:MAX_DEPTH [speed, fast]\n\n"
-        "[tcfg.provides]\nkind.extra = tcfg._build.builder:MAX_DEPTH\n"
+        "[tcfg]\nwith_extras = tcfg._build.memo:MAX_DEPTH [speed, fast]\n\n"
+        "[tcfg.provides]\nkind.extra = tcfg._build.memo:MAX_DEPTH\n"
     )
     (found,) = installed_entry_points("tcfg", [str(tmp_path)])
     (dist,) = distributions(path=[str(tmp_path)])
@@ -271,7 +271,7 @@ def test_entry_point_values_with_extras_read_as_importlib_metadata_reads_them(tm
 def test_load_object_follows_module_and_attribute_paths() -> None:
     from tcfg._registry.discovery import load_object
 
-    assert load_object("tcfg._build.builder:MAX_DEPTH") == 32
+    assert load_object("tcfg._build.memo:MAX_DEPTH") == 32
     assert load_object("tcfg._model.kind") is sys.modules["tcfg._model.kind"]
     with pytest.raises(ModuleNotFoundError):
         load_object("tcfg_no_such_module")
