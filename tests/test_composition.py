@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tcfg
-from tcfg._build.builder import MAX_DEPTH
+from tcfg._build.memo import MAX_DEPTH
 from tcfg.plugin import Attr, Boolean, Choice, Component, Integer, TargetKind, hookimpl
 from tests.fake_plugins import AccelPlugin
 

@@ -49,8 +49,8 @@ def test_extras_are_ignored_when_matching_the_manifest_and_loading(tmp_path: Pat
         tmp_path,
         "extra-plugin",
         {
-            "tcfg": {"with_extras": "tcfg._build.builder:MAX_DEPTH [speed, fast]"},
-            "tcfg.provides": {"kind.extra": "tcfg._build.builder:MAX_DEPTH"},
+            "tcfg": {"with_extras": "tcfg._build.memo:MAX_DEPTH [speed, fast]"},
+            "tcfg.provides": {"kind.extra": "tcfg._build.memo:MAX_DEPTH"},
         },
         version="1.0",
     )

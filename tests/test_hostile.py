@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import tcfg
-from tcfg._build.builder import MAX_DEPTH, MAX_TEXT
+from tcfg._base.grammar import MAX_TEXT
+from tcfg._build.memo import MAX_DEPTH
 from tests.fake_plugins import AccelPlugin, LabelPlugin, ToyCpuPlugin
 from tests.threads import at_once
 
@@ -242,16 +243,16 @@ def test_a_tag_registered_again_with_a_long_config_is_measured_again() -> None:
 
 def test_only_a_dict_that_may_be_too_long_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
     """Measuring prints the target (more than building it costs): short dicts skip it."""
-    from tcfg._build import builder as _engine_build
+    from tcfg._build import pipeline
 
     measured: list[Any] = []
-    real = _engine_build._check_size
+    real = pipeline.check_size
 
     def check_size(target: tcfg.Target, text: Any) -> None:
         measured.append(text)
         real(target, text)
 
-    monkeypatch.setattr(_engine_build, "_check_size", check_size)
+    monkeypatch.setattr(pipeline, "check_size", check_size)
     registry = tcfg.Registry(autoload=False)
     short = {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "keys": ["cpu"] * 16}
     tcfg.Target(short, registry=registry)

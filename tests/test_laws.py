@@ -20,7 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tcfg
-from tcfg._build.builder import MAX_DEPTH, MAX_TEXT
+from tcfg._base.grammar import MAX_TEXT
+from tcfg._build.memo import MAX_DEPTH
 
 CORE = tcfg.Registry(autoload=False)
 #: Free text that needs quoting and escaping in both forms (quotes, backslashes, spaces,

@@ -221,4 +221,4 @@ def test_the_checker_sees_a_cycle_and_an_upward_import(tmp_path: Path) -> None:
     assert edges == {"a": {"b": 1}, "b": {"a": 5}, "c": {"a": 1}}
     assert cycles(edges) == [["a", "b"]]
     assert cycles(sibling_edges(package, type_checking=True)) == [["a", "b", "c"]]
-    assert layer_of("_model.target") < layer_of("_build.builder") < layer_of("_registry.registry") < layer_of("cli")
+    assert layer_of("_model.target") < layer_of("_build.pipeline") < layer_of("_registry.registry") < layer_of("cli")

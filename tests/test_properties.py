@@ -175,7 +175,7 @@ SHORTCUT_TEXT = st.tuples(
 
 @given(SHORTCUT_TEXT | st.lists(GRAMMAR_WORDS | TEXT, max_size=10).map("".join))
 def test_the_unquoted_shortcut_agrees_with_the_full_reader(text: str) -> None:
-    from tcfg._build import builder as build
+    from tcfg._build import readers as build
 
     stripped = text.strip()
     assume(stripped and stripped[0] != "{" and not any(c in text for c in "'\"\\"))

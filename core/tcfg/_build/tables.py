@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tcfg._model.view import RegistryView
 
 if TYPE_CHECKING:
+    from tcfg._build.memo import BuildState
     from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
 
 __all__ = ["Tables"]
@@ -23,9 +24,9 @@ class Tables(RegistryView, Protocol):
     kinds: dict[str, TargetKind]
     #: The plugins implementing ``tcfg_derive_target``, in calling order.
     derive_hooks: list[str]
-    #: What the builder remembers for this registry (a ``tcfg._build.builder.BuildState``:
-    #: the builder's own state, which the registry only holds).
-    build_state: Any
+    #: What the builder remembers for this registry (the builder's own state, which the
+    #: registry only holds).
+    build_state: BuildState
 
     def find_kind(self, name: str) -> TargetKind | None:
         """The kind ``name`` (loading the plugin that declares it), or None."""

@@ -20,7 +20,9 @@ from tcfg._base.errors import (
 from tcfg._base.files import package_json
 from tcfg._base.memo import Memo
 from tcfg._base.version import __version__
-from tcfg._build.builder import BuildState, build, from_dict, from_text, nested_context, with_attrs
+from tcfg._build.entry import build, from_dict, nested_context, with_attrs
+from tcfg._build.memo import BuildState
+from tcfg._build.readers import from_text
 from tcfg._builtin import plugin as builtin_plugin
 from tcfg._model.components import ROLES, Component
 from tcfg._model.cpu import CpuParser

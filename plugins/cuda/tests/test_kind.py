@@ -169,7 +169,7 @@ def _best(run: Callable[[], object], runs: int = 500, batches: int = 7) -> float
 
 def test_building_a_target_is_fast(reg: tcfg.Registry) -> None:
     """The parser costs a few microseconds; a cuda target costs about what a core llvm target does."""
-    from tcfg._build.builder import build
+    from tcfg._build.entry import build
     from tcfg._model.kind import DeriveRequest
     from tcfg_cuda.kind import parse_cuda
 

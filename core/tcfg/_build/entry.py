@@ -1,0 +1,125 @@
+"""The builder's entry points: :func:`build` (any spec, with a host, at a nesting depth),
+:func:`from_dict`, :func:`with_attrs`, and the contexts that build nested targets.
+
+Nesting (``host`` inside ``host``) is limited to :data:`~tcfg._build.memo.MAX_DEPTH`
+levels: past it a private exception passes through the nested levels and the outermost
+one raises the :class:`tcfg.TargetError` that quotes the whole input. Strings are read
+by :func:`tcfg._build.readers.from_text`, which the registry calls directly too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tcfg._base.errors import TargetError, shorten
+from tcfg._build.memo import MAX_DEPTH
+from tcfg._build.pipeline import finish
+from tcfg._build.readers import from_text, read_dict
+from tcfg._build.size import check_size
+from tcfg._model.attrs import LongValue
+from tcfg._model.target import Target
+
+if TYPE_CHECKING:
+    from tcfg._build.tables import Tables
+    from tcfg._model.attrs import BuildContext
+
+__all__ = ["build", "from_dict", "nested_context", "with_attrs"]
+
+
+def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Target:
+    """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
+    if depth > MAX_DEPTH:
+        raise _TooDeep
+    try:
+        if type(spec) is dict:
+            target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
+        elif isinstance(spec, str):
+            target = from_text(registry, spec, depth)
+        elif isinstance(spec, Target):
+            target = spec
+        elif isinstance(spec, Mapping):
+            target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
+        else:
+            raise TargetError(
+                f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
+                "expected a target string, JSON text, a dict or a Target"
+            )
+        if host is not None:
+            target = with_attrs(target, {"host": build(registry, host, None, depth + 1)})
+            if depth == 0:  # each part is within the limit; together they may not be
+                check_size(target, spec)
+    except _TooDeep:
+        if depth:
+            raise
+        raise _too_deep(spec) from None
+    return target
+
+
+class _TooDeep(Exception):
+    """Raised past :data:`MAX_DEPTH`; passes through the nested levels to the outermost one."""
+
+
+def _too_deep(spec: Any) -> TargetError:
+    return TargetError(
+        f"target {shorten(spec, 80)!r} nests more than {MAX_DEPTH} levels deep "
+        "(host inside host, devices inside devices)"
+    )
+
+
+def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
+    """``target`` with some configured attributes replaced (None removes one)."""
+    attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
+    registry: Tables = target.registry  # type: ignore[assignment]  # the registry that built it, which is one
+    return finish(registry, target.kind, attrs, target, 0)
+
+
+class _Nested:
+    """The :class:`~tcfg._model.attrs.BuildContext` of one nesting level (``counts``: see BuildState)."""
+
+    __slots__ = ("counts", "depth", "registry")
+
+    def __init__(self, registry: Tables, depth: int, counts: bool = False) -> None:
+        self.registry, self.depth, self.counts = registry, depth, counts
+
+    def __call__(self, spec: Any) -> Target:
+        if self.depth == 0:
+            try:
+                return build(self.registry, spec, None, 1)
+            except _TooDeep:
+                raise _too_deep(spec) from None
+        return build(self.registry, spec, None, self.depth + 1)
+
+
+def nested_context(registry: Tables, depth: int) -> BuildContext:
+    """The build context for attribute values of a target at nesting ``depth``."""
+    context = registry.build_state.contexts.get(depth)
+    if context is None:
+        context = registry.build_state.contexts[depth] = _Nested(registry, depth)
+    return context
+
+
+def from_dict(registry: Tables, data: Mapping[str, Any]) -> Target:
+    """The target of a dict at the outermost level (:func:`build` of a dict without a host).
+
+    A dict has no length of its own to hold to :data:`MAX_TEXT`, and measuring each
+    target's canonical text would cost more than building it. So the dict is read in a
+    counting context first, where a long value (a long string, a long list, a nested
+    target; see :class:`~tcfg._model.attrs.LongValue`) or a long tag stops the read; the
+    dict is then read again and its target's canonical text measured. A target of short
+    values is measured only when its attribute names allow a long text all the same
+    (see ``tcfg._build.pipeline``).
+    """
+    try:
+        try:
+            return read_dict(registry, data, None, 0, registry.build_state.counting or _counting_context(registry))
+        except LongValue:
+            return read_dict(registry, data, None, 0, long_values=True)
+    except _TooDeep:
+        raise _too_deep(data) from None
+
+
+def _counting_context(registry: Tables) -> _Nested:
+    context = registry.build_state.counting = _Nested(registry, 0, counts=True)
+    return context
+
