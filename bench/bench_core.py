@@ -74,7 +74,7 @@ OVER_TOOLS_MS = 25.0
 #: only when a target needs it), and with the tags.
 LOAD_CHILD = (
     "import tcfg\nfrom tcfg._registry.registry import default_registry\n"
-    "tcfg.Target('llvm')\ndefault_registry()._load_all_pending()\n"
+    "tcfg.Target('llvm')\ndefault_registry()._loader.load_all_pending()\n"
 )
 TAGS_CHILD = "import tcfg\ntcfg.list_tags()\n"
 #: The tag the in-process rows register when no installed plugin provides one.

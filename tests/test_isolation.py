@@ -105,3 +105,22 @@ def test_a_raising_library_rule_is_blamed_on_the_library() -> None:
     with pytest.raises(tcfg.PluginError, match=r"the rule of library 'buggy' \(.*\) failed: RuntimeError: rule bug"):
         tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=buggy", registry=registry)
     assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=fine", registry=registry).attrs["libs"] == ("fine",)
+
+
+def test_a_feature_alias_clash_names_the_owner_and_the_fix() -> None:
+    def first(register: Callable[[Feature], None]) -> None:
+        register(Feature("fast_math_unit", "one plugin's feature", aliases=("has_fmu",)))
+
+    def second(register: Callable[[Feature], None]) -> None:
+        register(Feature("other_unit", "another plugin's feature", aliases=("has_fmu",)))
+
+    registry = tcfg.Registry(
+        [_plugin("first", tcfg_register_features=first), _plugin("second", tcfg_register_features=second)],
+        autoload=False,
+    )
+    with pytest.warns(
+        tcfg.PluginWarning, match=r"'has_fmu'.*already an alias of 'fast_math_unit' \(declared by first\)"
+    ):
+        registry.list_kinds()
+    assert _record(registry, "first").status == "loaded"
+    assert _record(registry, "second").status == "failed"

@@ -19,7 +19,7 @@ KNOWN = json.loads((Path(tcfg.__file__).parent / "data" / "known_plugins.json").
 def no_installed_plugins(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Registries scan an installation that holds the core alone (but in the test that reads the real one)."""
     if request.node.name != "test_the_table_matches_what_each_installed_known_plugin_registers":
-        monkeypatch.setattr("tcfg._registry.registry.discover", lambda environ=None: ([], []))
+        monkeypatch.setattr("tcfg._registry.loading.discover", lambda environ=None: ([], []))
 
 
 def bare(strict: bool = False) -> tcfg.Registry:
@@ -130,7 +130,7 @@ def test_a_disabled_plugin_does_not_warn_about_its_arch(monkeypatch: pytest.Monk
     from tcfg._registry.discovery import Skipped
 
     skipped = Skipped("aarch64", "tcfg-plugin-aarch64", "0.1.0", "not listed in TCFG_LOAD_PLUGINS")
-    monkeypatch.setattr("tcfg._registry.registry.discover", lambda environ=None, **_: ([], [skipped]))
+    monkeypatch.setattr("tcfg._registry.loading.discover", lambda environ=None, **_: ([], [skipped]))
     reg = bare(strict=True)
     tcfg.Target("llvm -mtriple=aarch64-linux-gnu", registry=reg)
     with pytest.raises(

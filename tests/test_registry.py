@@ -39,9 +39,9 @@ def test_import_tcfg_loads_nothing() -> None:
 
 def test_registry_loads_on_first_query_only() -> None:
     reg = tcfg.Registry(plugins=[AccelPlugin()], autoload=False)
-    assert reg._loaded is False
+    assert reg._loader.loaded is False
     assert reg.list_kinds() == ["accel", "c", "composite", "llvm"]
-    assert reg._loaded is True
+    assert reg._loader.loaded is True
 
 
 def test_plugin_records_list_what_each_registered() -> None:
@@ -147,7 +147,7 @@ def test_strict_mode_raises_and_leaves_nothing_loaded() -> None:
     reg = tcfg.Registry(plugins=[bad], autoload=False, strict=True)
     with pytest.raises(tcfg.PluginError, match="'bad'"):
         reg.list_kinds()
-    assert reg._loaded is False and reg.kinds == {}
+    assert reg._loader.loaded is False and reg.kinds == {}
     env_strict = tcfg.Registry(plugins=[bad], autoload=False, environ={"TCFG_STRICT_PLUGINS": "1"})
     with pytest.raises(tcfg.PluginError):
         env_strict.list_tags()

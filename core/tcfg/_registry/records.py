@@ -1,0 +1,106 @@
+"""What became of each plugin, and how a plugin's failure is made, named and reported."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tcfg._base.errors import PluginWarning
+
+__all__ = ["PluginFailure", "PluginRecord", "call_plugin_code", "clash", "short_repr", "type_names", "warn"]
+
+
+class PluginRecord:
+    """What became of one plugin: ``status`` is ``loaded``, ``failed`` or ``disabled``.
+
+    ``error`` says why it is not loaded; ``registered`` lists what it registered, by what.
+    """
+
+    __slots__ = ("distribution", "error", "name", "registered", "status", "version")
+
+    def __init__(
+        self,
+        name: str,
+        distribution: str | None,
+        version: str | None,
+        status: str,
+        error: str | None = None,
+        registered: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.name = name
+        self.distribution = distribution
+        self.version = version
+        self.status = status
+        self.error = error
+        self.registered: dict[str, list[str]] = {} if registered is None else registered
+
+    def __repr__(self) -> str:
+        return (
+            f"PluginRecord(name={self.name!r}, distribution={self.distribution!r}, version={self.version!r}, "
+            f"status={self.status!r}, error={self.error!r}, registered={self.registered!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PluginRecord):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.registered == other.registered
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-compatible data."""
+        return {
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "status": self.status,
+            "error": self.error,
+            "registered": {k: sorted(v) for k, v in self.registered.items() if v},
+        }
+
+
+class PluginFailure(Exception):
+    """A plugin's registration was refused; the message says why."""
+
+
+def clash(newcomer: str, what: str, owner: str) -> PluginFailure:
+    """The failure of a plugin that registers a name another plugin already owns.
+
+    The rule: the first plugin to register a name owns it (the core first, then the
+    plugins in order of their entry names); a newcomer claiming it fails as a whole and
+    is the one named, and the owner keeps the name. The message says how to hand the
+    name over, for when the owner is the impostor.
+    """
+    remedy = "" if owner == "core" else f"; if {owner!r} should not have it, set TCFG_DISABLED_PLUGINS={owner}"
+    return PluginFailure(
+        f"plugin {newcomer!r} registers {what}, which plugin {owner!r} already owns "
+        f"(the first plugin to register a name keeps it{remedy})"
+    )
+
+
+def call_plugin_code(what: str, function: Callable[[], Any]) -> Any:
+    """``function()``, a plugin's code run while loading it; anything it raises but Ctrl-C fails the plugin."""
+    try:
+        return function()
+    except (PluginFailure, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # a plugin's bug, missing dependency or sys.exit() must not break the others
+        raise PluginFailure(f"{what} raised {type(exc).__name__}: {exc}") from exc
+
+
+def warn(message: str, stacklevel: int = 4) -> None:
+    """Issue a :class:`tcfg.PluginWarning` (``warnings`` is imported only when there is one)."""
+    import warnings
+
+    warnings.warn(message, PluginWarning, stacklevel=stacklevel + 1)
+
+
+def short_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def type_names(types: Any) -> str:
+    """``int or str`` for a type or a tuple of types."""
+    return " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
