@@ -126,14 +126,29 @@ def test_two_plugins_claiming_one_architecture(site: Path) -> None:
     assert data["target"]["keys"] == ["loongarch_cpu", "cpu"]
 
 
-def test_raising_and_invalid_plugins_leave_nothing_behind(site: Path) -> None:
+def test_a_raising_plugin_leaves_nothing_behind(site: Path) -> None:
     data = report(site, TCFG_LOAD_PLUGINS="raising,invalid")
     assert data["plugins"]["raising"]["status"] == "failed"
     assert "the tag table is corrupt" in data["plugins"]["raising"]["error"]
     assert "raising-kind" not in data["kinds"]
-    assert data["plugins"]["invalid"]["status"] == "failed"
-    assert "invalid/bad" in data["plugins"]["invalid"]["error"]
-    assert not [t for t in data["tags"] if t.startswith("invalid/")]
+
+
+def test_a_plugin_tag_that_does_not_build_is_that_plugins_error_when_looked_up(site: Path) -> None:
+    """Tags are built on first lookup: the bad one is the plugin's error there; its good tag works."""
+    code = (
+        "import tcfg\n"
+        "print(tcfg.Target('invalid/good').tag)\n"
+        "try:\n    tcfg.Target('invalid/bad')\n"
+        "except tcfg.PluginError as exc:\n    print(exc)\n"
+        "print([r.status for r in tcfg.plugins() if r.name == 'invalid'])\n"
+    )
+    result = run(site, code, TCFG_LOAD_PLUGINS="invalid")
+    assert result.returncode == 0, result.stderr
+    good, error, status = result.stdout.strip().splitlines()
+    assert good == "invalid/good"
+    assert "tag 'invalid/bad' of plugin 'invalid' does not build" in error and "num-cores" in error
+    assert "tcfg plugins --check invalid" in error
+    assert status == "['loaded']"
 
 
 def test_strict_mode_turns_failures_into_errors(site: Path) -> None:
@@ -157,7 +172,6 @@ def test_slow_plugin_delays_loading_but_not_import(site: Path) -> None:
         ("broken", "tcfg_missing_dependency"),
         ("shadow", "already owns"),
         ("raising", "the tag table is corrupt"),
-        ("invalid", "invalid/bad"),
     ],
 )
 def test_each_fault_is_reported_by_the_cli_and_strict_mode(site: Path, fault: str, cause: str) -> None:

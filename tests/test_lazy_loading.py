@@ -16,6 +16,7 @@ import pytest
 import tcfg
 from tcfg._registry.discovery import discover
 from tcfg._registry.registry import Registry
+from tcfg._registry.staging import covers, tag_prefix
 
 MANIFESTS = {cand.name: cand.provides for cand in discover({})[0]}
 
@@ -26,8 +27,8 @@ def loaded_everything() -> Registry:
     return reg
 
 
-def registered(reg: Registry, plugin: str) -> set[tuple[str, str]]:
-    """What ``plugin`` registered in ``reg``, as manifest entries ``(space, name)``."""
+def registered(reg: Registry, plugin: str) -> tuple[set[tuple[str, str]], list[str]]:
+    """What ``plugin`` registered in ``reg``: manifest entries ``(space, name)`` but tags, and its tag names."""
     record = next(r for r in reg.plugins() if r.name == plugin)
     got = record.registered
     found = {("kind", k) for k in got.get("kinds", [])}
@@ -36,15 +37,36 @@ def registered(reg: Registry, plugin: str) -> set[tuple[str, str]]:
     found |= {(role, name) for role in ("executor", "runtime") for name in got.get(f"{role}s", [])}
     found |= {("arch", arch) for parser in reg.cpu_parsers() for arch in parser.arches}
     found = {(s, n) for s, n in found if s != "arch" or reg.owner("CPU architecture", n) == plugin}
-    names = [t for t in reg.list_tags(aliases=True) if reg.tag_entry(t).owner == plugin]
-    return found | {("tag", name.split("/", 1)[0]) for name in names}
+    tags = [t for t in reg.list_tags(aliases=True) if (info := reg.tag_info(t)) is not None and info.owner == plugin]
+    return found, tags
 
 
 @pytest.mark.parametrize("plugin", sorted(MANIFESTS))
 def test_each_manifest_declares_exactly_what_its_plugin_registers(plugin: str) -> None:
+    """Every name but tags exactly; every tag covered by a tag entry, and every tag entry covering one of its tags."""
     manifest = MANIFESTS[plugin]
     assert manifest is not None, f"plugin {plugin!r} declares nothing in tcfg.provides"
-    assert set(manifest) == registered(loaded_everything(), plugin)
+    names, tags = registered(loaded_everything(), plugin)
+    assert {(s, n) for s, n in manifest if s != "tag"} == names
+    prefixes = [n for s, n in manifest if s == "tag"]
+    assert [t for t in tags if not any(covers(p, t) for p in prefixes)] == []
+    assert [p for p in prefixes if not any(covers(p, t) for t in tags)] == []
+
+
+def test_tag_entries_of_plugins_sharing_a_vendor_do_not_overlap_unless_one_depends_on_the_other() -> None:
+    """Otherwise a first tag would import the other plugin too (it might declare the same name)."""
+    entries = [(plugin, n) for plugin, manifest in MANIFESTS.items() for s, n in manifest or () if s == "tag"]
+    needs = {("apple", "aarch64"), ("tensorrt", "cuda")}  # declared dependencies
+    overlapping = sorted(
+        (a, p, b, q)
+        for a, p in entries
+        for b, q in entries
+        if a < b
+        and (tag_prefix(p).startswith(tag_prefix(q)) or tag_prefix(q).startswith(tag_prefix(p)))
+        and (a, b) not in needs
+        and (b, a) not in needs
+    )
+    assert overlapping == []
 
 
 def names_to_try(reg: Registry) -> list[str]:
@@ -132,3 +154,75 @@ def test_threads_that_query_a_fresh_registry_at_once_all_wait_for_its_load() -> 
     for _ in range(10):
         got = at_once(4, partial(Registry.target, Registry(), "llvm -mtriple=x86_64-linux-gnu -num-cores=2"))
         assert len({str(t) for t in got}) == 1 and len(got) == 4
+
+
+def _names_used(config: Any) -> set[tuple[str, str]]:
+    """The manifest names ``(space, name)`` a target's ``export()`` config uses, nested targets included."""
+    from tcfg.plugin import arch_family
+
+    found: set[tuple[str, str]] = set()
+    if isinstance(config, dict):
+        if isinstance(config.get("kind"), str):
+            found.add(("kind", config["kind"]))
+        if isinstance(config.get("mtriple"), str):
+            found.add(("arch", arch_family(config["mtriple"])))
+        if isinstance(config.get("compiler"), str):
+            found.add(("compiler", config["compiler"]))
+        found |= {("library", lib) for lib in config.get("libs", ())}
+        for role in ("executor", "runtime"):
+            chosen = config.get(role)
+            name = chosen.get("name") if isinstance(chosen, dict) else chosen
+            if isinstance(name, str):
+                found.add((role, name))
+        for value in config.values():
+            found |= _names_used(value)
+    elif isinstance(config, list):
+        for value in config:
+            found |= _names_used(value)
+    return found
+
+
+def _providers(key: tuple[str, str]) -> set[str]:
+    return {plugin for plugin, manifest in MANIFESTS.items() if manifest is not None and key in manifest}
+
+
+def _first_tag_of_each_vendor() -> list[str]:
+    if not MANIFESTS:
+        return []
+    firsts: dict[str, str] = {}
+    for tag in loaded_everything().list_tags():
+        firsts.setdefault(tag.split("/", 1)[0], tag)
+    return [firsts[vendor] for vendor in sorted(firsts)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tag", _first_tag_of_each_vendor())
+def test_a_first_tag_imports_only_the_plugins_it_needs(tag: str) -> None:
+    """A fresh process building a tag imports its vendor's plugins and those providing what the tag uses.
+
+    Tags are built on first lookup, so no other tag of those plugins is built (whose
+    kinds might need other plugins: ``raspberry-pi/4b`` imports no CUDA plugin).
+    """
+    config = loaded_everything().get_tag(tag)
+    allowed = _providers(("tag", tag.split("/", 1)[0]))
+    for key in _names_used(config):
+        allowed |= _providers(key)
+    code = (
+        "import sys, tcfg\n"
+        f"tcfg.Target({tag!r})\n"
+        "print(sorted({m.split('.')[0].removeprefix('tcfg_') for m in sys.modules if m.startswith('tcfg_')}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    imported = set(eval(out))  # a printed list of names
+    assert imported <= allowed, f"{tag} imported {sorted(imported - allowed)} too"
+
+
+def test_the_readme_example_imports_only_the_aarch64_plugin() -> None:
+    if "aarch64" not in MANIFESTS:
+        pytest.skip("needs the aarch64 plugin installed")
+    code = (
+        "import sys, tcfg\ntcfg.Target('raspberry-pi/4b')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['tcfg_aarch64']"

@@ -85,9 +85,6 @@ def test_invalid_registrations_fail_the_plugin() -> None:
             "badfeat",
             tcfg_register_features=lambda register: register(Feature("Bad-Name")),
         ),
-        "badtag": plugin_with(
-            "badtag", tcfg_register_tags=lambda register: register("b/t", {"kind": "llvm", "num-cores": 0})
-        ),
         "tagname": plugin_with("tagname", tcfg_register_tags=lambda register: register("has space", {"kind": "llvm"})),
         "nokind": plugin_with(
             "nokind",
@@ -99,6 +96,22 @@ def test_invalid_registrations_fail_the_plugin() -> None:
         load_quietly(reg)
         assert records(reg)[name].status == "failed", name
         assert reg.list_tags() == [] and reg.list_kinds() == ["c", "composite", "llvm"], name
+
+
+def test_a_plugin_tag_that_does_not_build_fails_at_lookup_naming_the_plugin() -> None:
+    """Tags are built on first lookup: the plugin loads, its bad tag is its error, its good tag works."""
+    plugin = plugin_with(
+        "badtag",
+        tcfg_register_tags=lambda register: [
+            register("b/t", {"kind": "llvm", "num-cores": 0}),
+            register("b/ok", {"kind": "llvm"}),
+        ],
+    )
+    reg = tcfg.Registry(plugins=[plugin], autoload=False)
+    assert reg.list_tags() == ["b/ok", "b/t"] and records(reg)["badtag"].status == "loaded"
+    with pytest.raises(tcfg.PluginError, match=r"tag 'b/t' of plugin 'badtag' does not build: .*num-cores"):
+        tcfg.Target("b/t", registry=reg)
+    assert tcfg.Target("b/ok", registry=reg).tag == "b/ok"
 
 
 def test_two_plugins_claiming_one_name_name_both_and_the_first_wins() -> None:
@@ -128,18 +141,19 @@ def test_tag_conflicts_and_cpu_arch_conflicts() -> None:
     assert [r.status for r in reg2.plugins()] == ["loaded", "loaded", "failed"]
 
 
-def test_failed_plugin_takes_its_dependants_tags_out_too() -> None:
+def test_a_tag_on_a_failed_plugins_kind_fails_at_lookup_naming_its_own_plugin() -> None:
     kinds = plugin_with(
         "kinds",
         tcfg_register_kinds=lambda register: register(TargetKind("widget", "cpu")),
-        tcfg_register_tags=lambda register: register("bad/tag", {"kind": "widget", "nope": 1}),
+        tcfg_register_compilers=lambda register: register(Compiler("gizmo", kinds=("nowhere",))),
     )
     user = plugin_with("user", tcfg_register_tags=lambda register: register("w/1", {"kind": "widget"}))
     reg = tcfg.Registry(plugins=[kinds, user], autoload=False)
     load_quietly(reg)
     assert "widget" not in reg.list_kinds()
-    assert reg.list_tags() == []
-    assert records(reg)["kinds"].status == "failed" and records(reg)["user"].status == "failed"
+    assert records(reg)["kinds"].status == "failed" and records(reg)["user"].status == "loaded"
+    with pytest.raises(tcfg.PluginError, match=r"tag 'w/1' of plugin 'user' does not build: .*'widget'"):
+        tcfg.Target("w/1", registry=reg)
 
 
 def test_strict_mode_raises_and_leaves_nothing_loaded() -> None:

@@ -96,14 +96,12 @@ def test_list_tags_and_the_cli_show_variants(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize(
     ("variants", "needle"),
     [
-        ({"aot": {"kind": "composite", "host": {"tag": "vendor/board"}}}, "variant 'vendor/board:aot'"),
-        ({"aot": {"kind": "nope"}}, "unknown kind 'nope'"),
         ({"bad name": MCU}, "variant name 'bad name'"),
         ({"": MCU}, "variant name ''"),
         (["aot"], "must be a mapping"),
     ],
 )
-def test_a_variant_that_does_not_build_fails_the_plugin(variants: Any, needle: str) -> None:
+def test_a_badly_named_variant_fails_the_plugin(variants: Any, needle: str) -> None:
     good = TagSpec("vendor/fine", MCU)
     bad = TagSpec("vendor/board", MCU, variants=variants)
     reg = tcfg.Registry(plugins=[board_plugin("bad", good, bad)], autoload=False)
@@ -113,6 +111,24 @@ def test_a_variant_that_does_not_build_fails_the_plugin(variants: Any, needle: s
     assert any(needle in str(w.message) for w in caught), [str(w.message) for w in caught]
     with pytest.raises(tcfg.TargetError):
         tcfg.Target("vendor/board", registry=reg)
+
+
+@pytest.mark.parametrize(
+    ("variants", "needle"),
+    [
+        ({"aot": {"kind": "composite", "host": {"tag": "vendor/board"}}}, "at least one target in -devices"),
+        ({"aot": {"kind": "nope"}}, "unknown kind 'nope'"),
+    ],
+)
+def test_a_variant_that_does_not_build_is_the_plugins_error_when_looked_up(variants: Any, needle: str) -> None:
+    """Tags are built on first lookup: the tag and its good sibling work, the bad variant names its plugin."""
+    good = TagSpec("vendor/fine", MCU)
+    bad = TagSpec("vendor/board", MCU, variants=variants)
+    reg = tcfg.Registry(plugins=[board_plugin("bad", good, bad)], autoload=False)
+    assert reg.list_tags() == ["vendor/board", "vendor/fine"]
+    assert tcfg.Target("vendor/board", registry=reg).tag == "vendor/board"
+    with pytest.raises(tcfg.PluginError, match=rf"tag 'vendor/board:aot' of plugin 'bad' does not build: .*{needle}"):
+        tcfg.Target("vendor/board:aot", registry=reg)
 
 
 def test_register_tag_takes_variants(reg: tcfg.Registry) -> None:

@@ -60,7 +60,7 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
             for kind in record.registered.get("kinds", []):
                 _build(registry, kind, f"kind {kind!r}", failures)
             for tag in tags:
-                entry = registry.find_tag(tag)
+                entry = registry.tag_info(tag)
                 if entry is None or entry.owner != name:
                     continue
                 _build(registry, tag, f"tag {tag!r}", failures)

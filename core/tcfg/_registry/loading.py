@@ -29,7 +29,7 @@ from tcfg._registry.records import (
     type_names,
     warn,
 )
-from tcfg._registry.staging import OWNED, SPACES, Contents, Stage
+from tcfg._registry.staging import OWNED, SPACES, Contents, Dependent, Stage, covers, tag_prefix
 from tcfg._registry.tags import Make, TagTable, spec_extras
 from tcfg.hookspecs import TagSpec
 
@@ -189,11 +189,16 @@ class Loader:
         self._flush()
 
     def need_tags(self, name: str) -> None:
-        """Load the tags ``name`` may be one of: those of its vendor's plugins and of plugins without a manifest."""
+        """Load the tags ``name`` may be one of: those of plugins declaring it and of plugins without a manifest."""
         self.ensure()
-        vendor = name.partition(":")[0].split("/", 1)[0]
+        base = name.partition(":")[0]
         with self._lock:  # waits for another thread's load of the same tags
-            wanted = set(self.providers.get(("tag", vendor), ()))
+            wanted = {
+                plugin
+                for (space, declared), plugins in self.providers.items()
+                for plugin in plugins
+                if space == "tag" and covers(declared, base)
+            }
             wanted.update(p for p in self.untagged if p not in self._manifests)
             wanted = {p for p in wanted if p in self.pending or p in self.untagged}
             if wanted:
@@ -279,21 +284,36 @@ class Loader:
             self._collect_derive_hooks()
 
     def _with_rivals(self, plugins: list[str], spaces: frozenset[str]) -> list[str]:
-        """``plugins`` and each lower-ranked plugin not done that declares one of their names in ``spaces``, by rank."""
+        """``plugins`` and each lower-ranked plugin not done that may declare one of their names in ``spaces``.
+
+        Sorted by rank. Two plugins are rivals for tags when a tag prefix of one covers one of the other.
+        """
         chosen = set(plugins)
         todo = list(plugins)
         while todo:
             plugin = todo.pop()
             rank = self.rank[plugin]
-            for key in self._manifests.get(plugin, ()):
-                if key[0] not in spaces:
+            for space, name in self._manifests.get(plugin, ()):
+                if space not in spaces:
                     continue
-                for other in self.providers.get(key, ()):
+                for other in self._rivals(space, name):
                     undone = other in self.pending or other in self.untagged
                     if undone and other not in chosen and self.rank[other] < rank:
                         chosen.add(other)
                         todo.append(other)
         return sorted(chosen, key=self.rank.__getitem__)
+
+    def _rivals(self, space: str, name: str) -> list[str]:
+        """The plugins that may declare what ``space.name`` declares."""
+        if space != "tag":
+            return self.providers.get((space, name), [])
+        mine = tag_prefix(name)
+        return [
+            plugin
+            for (other_space, other), plugins in self.providers.items()
+            if other_space == "tag" and (mine.startswith(tag_prefix(other)) or tag_prefix(other).startswith(mine))
+            for plugin in plugins
+        ]
 
     def _load_tags(self, plugins: Iterable[str]) -> None:
         """Stage and commit the tags of ``plugins`` (loading the pending ones first), by rank."""
@@ -393,39 +413,35 @@ class Loader:
     def _commit_dependent(self) -> None:
         """Check and store every compiler, and the tags of the plugins whose tags are loaded, from scratch.
 
-        Compilers and tags may use any plugin's kinds and tags. A plugin whose compiler or
-        tag is refused loses all its registrations, and everything is checked again, since
-        other plugins' tags may have used what it registered. Tags the user registered stay.
+        Compilers and tags may use any plugin's kinds. A plugin whose compiler or tag is
+        refused loses all its registrations, and everything is checked again. The tables
+        are filled aside and put in place whole, so that other threads never see them half
+        filled; tags the user registered stay.
         """
         while True:
-            user_tags = self.tags.clear()
-            self.contents.clear_dependent()
-            self._changed()
-            failed: tuple[Stage, str] | None = None
-            stages = list(self._stages.values())
+            tags = self.tags.fork()
+            fresh: Dependent = ({}, {})
+            stage: Stage | None = None
             try:
-                for stage in stages:  # every compiler and library first: a tag may use any plugin's
+                for stage in self._stages.values():  # every compiler and library first: a tag may use any plugin's
                     manifest = self._manifests.get(stage.plugin)
-                    failed = (stage, "")
-                    self.contents.commit_compilers(stage, manifest, self.record(stage.plugin), self.find_kind)
-                for stage in stages:
+                    self.contents.commit_compilers(stage, manifest, self.record(stage.plugin), self.find_kind, fresh)
+                for stage in self._stages.values():
                     if stage.plugin not in self.untagged:
-                        failed = (stage, "")
-                        self.record(stage.plugin).registered["tags"] = self.tags.commit(
-                            stage, self._manifests.get(stage.plugin)
-                        )
-                failed = None
+                        registered = tags.commit(stage, self._manifests.get(stage.plugin))
+                        self.record(stage.plugin).registered["tags"] = registered
             except PluginFailure as exc:
-                assert failed is not None
-                failed = (failed[0], str(exc))
-            self.tags.restore(user_tags)
-            if failed is None:
-                return
-            loser, reason = failed
-            del self._stages[loser.plugin]
-            self.untagged.discard(loser.plugin)
-            self._fail(self.record(loser.plugin), reason)
-            self.contents.remove(loser)
+                assert stage is not None
+                del self._stages[stage.plugin]
+                self.untagged.discard(stage.plugin)
+                self._fail(self.record(stage.plugin), str(exc))
+                self.contents.remove(stage)
+                continue
+            tags.adopt_user_tags(self.tags)
+            self.tags = tags
+            self.contents.publish(fresh)
+            self._changed()
+            return
 
     def _drop(self, stage: Stage, reason: str) -> None:
         """Fail a loaded plugin: take out all it registered and check every other compiler and tag again."""

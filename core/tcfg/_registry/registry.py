@@ -20,7 +20,7 @@ from tcfg._model.kind import Derived
 from tcfg._registry import advice
 from tcfg._registry.loading import Loader
 from tcfg._registry.records import PluginRecord, warn
-from tcfg._registry.tags import TagEntry, spec_extras
+from tcfg._registry.tags import TagEntry, TagInfo, spec_extras
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
@@ -150,13 +150,23 @@ class Registry:
         return self._loader.tags.names(prefix, aliases)
 
     def find_tag(self, name: str) -> TagEntry | None:
-        """The tag (or variant) ``name`` resolves to (loading the tags it may be one of), or None."""
-        entry = self._loader.tags.lookup.get(name)
-        if entry is None and (self._loader.pending or self._loader.untagged or not self._loader.loaded):
-            self._loader.ensure()
-            self._loader.need_tags(name)
-            entry = self._loader.tags.lookup.get(name)
+        """The tag (or variant) ``name`` resolves to (loading the tags it may be one of, building it), or None.
+
+        A plugin's tag that does not build raises :class:`tcfg.PluginError` naming the plugin.
+        """
+        entry = self._loader.tags.built.get(name)
+        if entry is None:
+            entry = self._loader.tags.find(name) if self.tag_info(name) is not None else None
         return entry
+
+    def tag_info(self, name: str) -> TagInfo | None:
+        """What tag (or variant) ``name`` is declared as (loading the tags it may be one of), without building it."""
+        loader = self._loader
+        info = loader.tags.declared.get(name)
+        if info is None and (loader.pending or loader.untagged or not loader.loaded):
+            loader.need_tags(name)
+            info = loader.tags.declared.get(name)
+        return info
 
     def tag_entry(self, name: str) -> TagEntry:
         """The tag (or variant) that ``name`` resolves to, or :class:`tcfg.UnknownTagError` saying why not."""
@@ -169,14 +179,14 @@ class Registry:
         """Why ``name`` resolves to no tag: its base tag's variants, the plugin that would provide it, or near names."""
         self._loader.ensure_tags()
         base, colon, variant = name.rpartition(":")
-        entry = self._loader.tags.lookup.get(base) if colon else None
+        entry = self._loader.tags.declared.get(base) if colon else None
         if entry is not None:
             offered = describe_choices(variant, entry.variants) if entry.variants else "it has no variants"
             return f"tag {entry.name!r} has no variant {variant!r}; {offered}"
         missing = self.missing_plugin("tag", base if colon else name)
         if missing is not None:
             return f"unknown tag {name!r}: {missing}"
-        return f"unknown tag {name!r}; {describe_choices(name, self._loader.tags.entries)}"
+        return f"unknown tag {name!r}; {describe_choices(name, self._loader.tags.infos)}"
 
     def missing_plugin(self, space: str, name: str, uninstalled_only: bool = False) -> str | None:
         """Which known plugin, not loaded here, provides the ``kind``, ``tag`` or ``arch`` ``name``; None if none."""

@@ -22,16 +22,19 @@ if TYPE_CHECKING:
     from tcfg._model.components import Role
     from tcfg.hookspecs import TagSpec
 
-__all__ = ["OWNED", "SPACES", "Contents", "Manifest", "Stage", "undeclared"]
+__all__ = ["OWNED", "SPACES", "Contents", "Dependent", "Manifest", "Stage", "covers", "tag_prefix", "undeclared"]
 
 #: The spaces of a plugin's manifest (its ``tcfg.provides`` entry points, ``SPACE.NAME``):
-#: a tag is declared by its vendor, the part of its name before the first ``/``;
-#: ``derive.KIND`` says its ``tcfg_derive_target`` adds to targets of ``KIND``.
+#: tags are declared by a vendor (``tag.nvidia``: every ``nvidia/...`` name) or a name
+#: prefix holding a ``/`` (``tag.aws/trn``: ``aws/trn1/trn1.2xlarge`` ...), see
+#: :func:`tag_prefix`; ``derive.KIND`` says its ``tcfg_derive_target`` adds to targets of ``KIND``.
 SPACES = ("kind", "arch", "tag", "compiler", "library", "executor", "runtime", "derive")
 #: The spaces whose names one plugin owns (the first to register one keeps it).
 OWNED = frozenset({"kind", "arch", "compiler", "executor", "runtime"})
 #: What a plugin declares it provides, as ``(space, name)`` pairs; None when it declares nothing.
 Manifest = frozenset[tuple[str, str]] | None
+#: Compilers by ``(kind, name)`` and libraries by kind, committed aside (see :meth:`Contents.publish`).
+Dependent = tuple[dict[tuple[str, str], Compiler], dict[str, list[Library]]]
 
 
 class Stage:
@@ -50,9 +53,29 @@ class Stage:
         self.tags: list[TagSpec] = []
 
 
+def tag_prefix(declared: str) -> str:
+    """What a manifest's ``tag.X`` entry covers, as a prefix of ``NAME/``: a vendor ``X`` covers ``X/``."""
+    return declared if "/" in declared else declared + "/"
+
+
+def covers(declared: str, tag: str) -> bool:
+    """Whether the manifest entry ``tag.<declared>`` declares the tag name ``tag`` (a variant's base name)."""
+    return (tag + "/").startswith(tag_prefix(declared))
+
+
 def undeclared(plugin: str, manifest: Manifest, space: str, names: Iterable[str]) -> None:
     """Refuse names in ``space`` that ``plugin``'s manifest does not declare (a plugin without one declares all)."""
     if manifest is None:
+        return
+    if space == "tag":
+        prefixes = [name for s, name in manifest if s == "tag"]
+        missing = sorted({name for name in names if not any(covers(p, name) for p in prefixes)})
+        if missing:
+            raise PluginFailure(
+                f"registers the tag {missing[0]!r}, which its tcfg.provides entry points do not declare "
+                f"(add tag.{missing[0].split('/', 1)[0]}, or a prefix of the name, to them; tcfg loads a plugin "
+                "only for the names it declares)"
+            )
         return
     missing = sorted({name for name in names if (space, name) not in manifest})
     if missing:
@@ -180,10 +203,19 @@ class Contents:
         return aliases
 
     def commit_compilers(
-        self, stage: Stage, manifest: Manifest, record: PluginRecord, find_kind: Callable[[str], TargetKind | None]
+        self,
+        stage: Stage,
+        manifest: Manifest,
+        record: PluginRecord,
+        find_kind: Callable[[str], TargetKind | None],
+        fresh: Dependent | None = None,
     ) -> None:
-        """Check and store a plugin's compilers and ``-libs`` libraries, which may be for any plugin's kinds."""
+        """Check and store a plugin's compilers and ``-libs`` libraries, which may be for any plugin's kinds.
+
+        They go into ``fresh`` (see :meth:`publish`) if given, else into the live tables.
+        """
         plugin = stage.plugin
+        compilers, libraries = (self.compilers, self.libraries) if fresh is None else fresh
         undeclared(plugin, manifest, "compiler", (c.name for c in stage.compilers if isinstance(c, Compiler)))
         undeclared(plugin, manifest, "library", (lib.name for lib in stage.libraries if isinstance(lib, Library)))
         added_compilers: list[tuple[str, str]] = []
@@ -196,7 +228,7 @@ class Contents:
                         f"registers the library {library.name!r} for the kind {kind_name!r}, "
                         "which no loaded plugin provides"
                     )
-                self.libraries.setdefault(kind_name, []).append(library)
+                libraries.setdefault(kind_name, []).append(library)
         for compiler in stage.compilers:
             if not isinstance(compiler, Compiler):
                 raise PluginFailure(f"registered {compiler!r} as a compiler; expected a tcfg.plugin.Compiler")
@@ -207,22 +239,27 @@ class Contents:
                         f"registers the compiler {compiler.name!r} for the kind {kind_name!r}, "
                         "which no loaded plugin provides"
                     )
-                if (kind_name, compiler.name) in self.compilers:
+                if (kind_name, compiler.name) in compilers:
                     raise PluginFailure(f"registers the compiler {compiler.name!r} for {kind_name!r} twice")
                 shared = sorted(set(compiler.table) & set(kind.table))
                 if shared:
                     raise PluginFailure(
                         f"compiler {compiler.name!r} declares attributes {shared} that kind {kind_name!r} already has"
                     )
-                self.compilers[(kind_name, compiler.name)] = compiler
+                compilers[(kind_name, compiler.name)] = compiler
+                self.owners[("compiler", f"{kind_name}:{compiler.name}")] = plugin
                 added_compilers.append((kind_name, compiler.name))
         record.registered["compilers"] = [f"{k}:{c}" for k, c in added_compilers]
         record.registered["libraries"] = sorted({f"{k}:{lib.name}" for lib in stage.libraries for k in lib.kinds})
 
-    def clear_dependent(self) -> None:
-        """Forget every compiler and library (they are committed again, see ``Loader.commit_dependent``)."""
-        self.compilers.clear()
-        self.libraries.clear()
+    def publish(self, fresh: Dependent) -> None:
+        """Put the compilers and libraries committed into ``fresh`` in place of the live ones.
+
+        Compilers and libraries are committed again from scratch when a plugin fails; they
+        are filled aside and put in place at once, so that other threads never see them
+        half filled.
+        """
+        self.compilers, self.libraries = fresh
 
     def remove(self, stage: Stage) -> None:
         """Take out what a failed plugin registered (its kinds, parsers, components and features)."""

@@ -1,4 +1,4 @@
-"""Registers a valid tag and an invalid one: neither may remain."""
+"""Registers a valid tag and an invalid one: the invalid one fails when it is looked up."""
 
 from typing import Any
 
