@@ -124,3 +124,74 @@ def test_a_feature_alias_clash_names_the_owner_and_the_fix() -> None:
         registry.list_kinds()
     assert _record(registry, "first").status == "loaded"
     assert _record(registry, "second").status == "failed"
+
+
+def test_a_derive_hook_refusing_other_plugins_targets_fails_alone_and_its_tags_still_load() -> None:
+    """Cases 2 and 10: the refusing hook's plugin is named once; targets and its own tags still build."""
+
+    def tcfg_derive_target(request: DeriveRequest) -> Derived:
+        raise tcfg.TargetError("I refuse every target")
+
+    def tcfg_register_tags(register: Any) -> None:
+        register("refuser/box", {"kind": "llvm", "mtriple": "x86_64-linux-gnu"})
+
+    refuser = _plugin("refuser", tcfg_derive_target=tcfg_derive_target, tcfg_register_tags=tcfg_register_tags)
+    registry = tcfg.Registry([refuser], autoload=False)
+    with pytest.warns(tcfg.PluginWarning, match="'refuser'.*refused the target") as caught:
+        target = tcfg.Target("c -mcpu=generic", registry=registry)
+        tcfg.Target("llvm -mcpu=generic", registry=registry)
+    assert len(caught) == 1 and target.kind.name == "c"
+    assert tcfg.Target("refuser/box", registry=registry).tag == "refuser/box"  # its tags load after the failure
+    assert _record(registry, "refuser").status == "failed"
+
+
+def test_a_plugin_answering_codegen_for_every_kind_does_not_take_over_owned_kinds() -> None:
+    """Case 8: the owners of what a target names are asked first, then the others in pluggy's order."""
+
+    def tcfg_codegen(target: Any) -> Any:
+        raise AssertionError("asked before the owner")
+
+    def tcfg_register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("gadget", "cpu"))
+
+    greedy = _plugin("zz-greedy", tcfg_codegen=tcfg_codegen)
+    registry = tcfg.Registry([greedy], autoload=False)
+    codegen = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).codegen()
+    assert codegen.triple == "x86_64-linux-gnu"  # the core's own LLVM codegen, which owns llvm
+    assert _record(registry, "zz-greedy").status == "loaded"
+    owner_less = tcfg.Registry([_plugin("kinds", tcfg_register_kinds=tcfg_register_kinds), greedy], autoload=False)
+    with (
+        pytest.warns(tcfg.PluginWarning, match="'zz-greedy'.*asked before the owner"),
+        pytest.raises(tcfg.TargetError, match="no installed plugin generates code for kind 'gadget'"),
+    ):
+        tcfg.Target("gadget", registry=owner_less).codegen()
+
+
+def test_while_a_failing_plugin_is_dropped_the_published_tables_stay_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Case 4: other threads read the tables without the lock, so they are rebuilt aside and put in place whole."""
+    from tcfg._registry.tags import TagTable
+
+    def steady_tags(register: Any) -> None:
+        register("steady/box", {"kind": "llvm", "mtriple": "x86_64-linux-gnu"})
+
+    def clashing_tags(register: Any) -> None:
+        register("steady/box", {"kind": "c"})  # taken: this plugin is dropped, and the tables committed again
+
+    registry = tcfg.Registry(
+        [_plugin("steady", tcfg_register_tags=steady_tags), _plugin("clasher", tcfg_register_tags=clashing_tags)],
+        autoload=False,
+    )
+    seen: list[bool] = []
+    commit = TagTable.commit
+
+    def watching(table: TagTable, *args: Any) -> list[str]:
+        live = registry._loader.tags
+        if table is not live and "steady/box" in live.declared:  # a commit from scratch, aside
+            seen.append(registry.find_tag("steady/box") is not None)
+        return commit(table, *args)
+
+    monkeypatch.setattr(TagTable, "commit", watching)
+    with pytest.warns(tcfg.PluginWarning, match="'clasher'"):
+        assert registry.list_tags() == ["steady/box"]
+    assert seen and all(seen)
+    assert tcfg.Target("steady/box", registry=registry).kind.name == "llvm"

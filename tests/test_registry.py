@@ -310,7 +310,7 @@ def test_a_raising_derive_hook_fails_only_its_plugin() -> None:
     assert t.features.labelled is True  # the other plugin's hook still ran
     assert _status(reg, "bad") == (
         "failed",
-        "tcfg_derive_target raised RuntimeError: boom; its hooks are no longer called",
+        "tcfg_derive_target raised RuntimeError: boom; its per-target hooks are no longer called",
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -326,10 +326,17 @@ def test_hooks_returning_the_wrong_type_fail_their_plugin() -> None:
     with pytest.warns(tcfg.PluginWarning, match="tcfg_derive_target returned 42, not a Derived or None"):
         target = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=reg)
     assert target.codegen().triple == "x86_64-linux-gnu"  # junk's hooks are off: the core's codegen answers
-    coder = plugin_with("coder", tcfg_codegen=lambda target: "flags")
+    coder = plugin_with(
+        "coder",
+        tcfg_register_kinds=lambda register: register(TargetKind("gizmo", "cpu")),
+        tcfg_codegen=lambda target: "flags",
+    )
     reg = tcfg.Registry(plugins=[coder], autoload=False)
-    with pytest.warns(tcfg.PluginWarning, match="tcfg_codegen returned 'flags', not a Codegen or None"):
-        assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=reg).codegen().cpu == "generic"
+    with (
+        pytest.warns(tcfg.PluginWarning, match="tcfg_codegen returned 'flags', not a Codegen or None"),
+        pytest.raises(tcfg.TargetError, match="no installed plugin generates code for kind 'gizmo'"),
+    ):
+        tcfg.Target("gizmo", registry=reg).codegen()
 
 
 def test_a_raising_detect_hook_leaves_the_others() -> None:

@@ -168,6 +168,10 @@ def tcfg_derive_target(request: DeriveRequest) -> Derived | None:
     features derived so far in ``request.features``. Returned ``attrs`` are ignored:
     only a kind's own parser may change attributes. Declare the features you add
     with :func:`tcfg_register_features`.
+
+    It may not refuse a target of another plugin: raising (a :class:`tcfg.TargetError`
+    too), or returning features it does not declare, fails this plugin alone (one
+    :class:`tcfg.PluginWarning`), and targets are built without its additions.
     """
 
 

@@ -94,6 +94,9 @@ class Loader:
         self.manager = Manager(trace=env_flag(self.environ(), "TCFG_TRACE_PLUGINS"))
         #: The plugins implementing ``tcfg_derive_target``, in calling order.
         self.derive_hooks: list[str] = []
+        #: Plugins whose per-target or detection hook failed: those hooks are no longer called
+        #: (their registration hooks still are, so that their tags still load).
+        self._silenced: set[str] = set()
 
     def environ(self) -> Mapping[str, str]:
         """The environment the ``TCFG_*`` variables are read from."""
@@ -454,7 +457,11 @@ class Loader:
 
     def _collect_derive_hooks(self) -> None:
         implementers = self.manager.implementers("tcfg_derive_target")
-        self.derive_hooks[:] = [name for name in implementers if name in self._stages]
+        self.derive_hooks[:] = [name for name in implementers if name in self._stages and name not in self._silenced]
+
+    def implementers(self, hook: str) -> list[str]:
+        """The loaded plugins whose ``hook`` is still called, in pluggy's order."""
+        return [name for name in self.manager.implementers(hook) if name not in self._silenced]
 
     def record(self, plugin: str) -> PluginRecord:
         """The latest record of ``plugin``."""
@@ -470,18 +477,26 @@ class Loader:
 
     # -- calling per-target hooks --------------------------------------------------------
 
-    def call_hook(self, plugin: str, hook: str, returns: Any, **kwargs: Any) -> Any:
+    def call_hook(self, plugin: str, hook: str, returns: Any, *, may_refuse: bool = True, **kwargs: Any) -> Any:
         """Call ``plugin``'s ``hook`` (per-target or detection), which must return ``returns`` or None.
 
-        A :class:`TargetError` (the plugin's word on the input) passes through. Anything
-        else the hook raises (``SystemExit`` included, ``KeyboardInterrupt`` aside) or a
-        result of the wrong type fails the plugin: its hooks are not called again, and the
-        call returns None, so that the other plugins keep working.
+        A :class:`TargetError` (the plugin's word on the input) passes through if
+        ``may_refuse``. Anything else the hook raises (``SystemExit`` included,
+        ``KeyboardInterrupt`` aside) or a result of the wrong type fails the plugin: its
+        per-target hooks are not called again, and the call returns None, so that the other
+        plugins keep working.
         """
+        if plugin in self._silenced:
+            return None
         try:
             results = self.manager.call(plugin, hook, **kwargs)
-        except (TargetError, KeyboardInterrupt):
+        except KeyboardInterrupt:
             raise
+        except TargetError:
+            if may_refuse:
+                raise
+            self.hook_failed(plugin, f"{hook} refused the target (it may only add to targets of other plugins)")
+            return None
         except BaseException as exc:
             self.hook_failed(plugin, f"{hook} raised {type(exc).__name__}: {exc}")
             return None
@@ -492,15 +507,19 @@ class Loader:
         return result
 
     def hook_failed(self, plugin: str, reason: str) -> None:
-        """Stop calling ``plugin``'s hooks: its record says failed, a warning (an error when strict) says why.
+        """Stop calling ``plugin``'s per-target and detection hooks: its record says failed, a warning
+        (an error when strict) says why, once.
 
-        What it registered stays, so that targets already built keep their kinds.
+        What it registered stays, and its tags still load, so that the targets it provides
+        keep building; only its derive, codegen and detect hooks are no longer called.
         """
         with self._lock:
+            if plugin in self._silenced:
+                return
+            self._silenced.add(plugin)
             self.derive_hooks[:] = [name for name in self.derive_hooks if name != plugin]
             record = self.record(plugin)
-            record.status, record.error = "failed", f"{reason}; its hooks are no longer called"
-            self.manager.remove(plugin)
+            record.status, record.error = "failed", f"{reason}; its per-target hooks are no longer called"
         message = f"tcfg plugin {plugin!r} ({record.distribution or 'in-process'}) failed: {record.error}"
         if self.is_strict():
             raise PluginError(message)

@@ -16,6 +16,7 @@ from tcfg._base.memo import Memo
 from tcfg._build.entry import build, from_dict, nested_context, with_attrs
 from tcfg._build.memo import BuildState
 from tcfg._build.readers import from_text
+from tcfg._model.cpu import arch_family
 from tcfg._model.kind import Derived
 from tcfg._registry import advice
 from tcfg._registry.loading import Loader
@@ -292,7 +293,7 @@ class Registry:
         """
         results = []
         for plugin in list(self.derive_hooks):
-            derived = self._loader.call_hook(plugin, "tcfg_derive_target", Derived, request=request)
+            derived = self._loader.call_hook(plugin, "tcfg_derive_target", Derived, may_refuse=False, request=request)
             if derived is None:
                 continue
             owners = self._loader.contents.features.owners
@@ -313,7 +314,7 @@ class Registry:
 
         self._loader.ensure()
         self._loader.load_all_pending()
-        for plugin in self._loader.manager.implementers("tcfg_codegen"):
+        for plugin in self._codegen_order(target):
             result = self._loader.call_hook(plugin, "tcfg_codegen", Codegen, target=target)
             if result is not None:
                 codegen: Codegen = result
@@ -323,11 +324,30 @@ class Registry:
             f"plugins loaded: {', '.join(r.name for r in self._loader.records if r.status == 'loaded')}"
         )
 
+    def _codegen_order(self, target: Target) -> list[str]:
+        """The plugins to ask for ``target``'s codegen: those owning what it names first, then pluggy's order.
+
+        Owners first: its BYOC compiler's, its CPU architecture's, its kind's; so that a
+        plugin answering for every kind cannot take over another plugin's targets.
+        """
+        owners = self._loader.contents.owners
+        kind = target.kind.name
+        attrs = target.attrs
+        names = []
+        if isinstance(attrs.get("compiler"), str):
+            names.append(owners.get(("compiler", f"{kind}:{attrs['compiler']}")))
+        if isinstance(attrs.get("mtriple"), str):
+            names.append(owners.get(("CPU architecture", arch_family(attrs["mtriple"]))))
+        names.append(owners.get(("kind", kind)))
+        implementers = self._loader.implementers("tcfg_codegen")
+        first = [name for name in dict.fromkeys(names) if name in implementers]
+        return first + [name for name in implementers if name not in first]
+
     def detect(self) -> list[Target]:
         """Targets for this machine's devices, from every plugin that can detect them."""
         self._loader.ensure_tags()
         found: list[Target] = []
-        for plugin in reversed(self._loader.manager.implementers("tcfg_detect")):
+        for plugin in reversed(self._loader.implementers("tcfg_detect")):
             specs = self._loader.call_hook(plugin, "tcfg_detect", (list, tuple)) or ()
             found += [build(self, spec) for spec in specs]
         return found
