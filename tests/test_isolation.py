@@ -195,3 +195,58 @@ def test_while_a_failing_plugin_is_dropped_the_published_tables_stay_whole(monke
         assert registry.list_tags() == ["steady/box"]
     assert seen and all(seen)
     assert tcfg.Target("steady/box", registry=registry).kind.name == "llvm"
+
+
+_RANKED_FIRST = """
+from tcfg.plugin import Feature, hookimpl
+
+@hookimpl
+def tcfg_register_features(register):
+    register(Feature("first_unit", "the first plugin's feature", aliases=("has_unit",)))
+
+@hookimpl
+def tcfg_register_tags(register):
+    register("first/box", {"kind": "llvm", "mtriple": "x86_64-linux-gnu"})
+"""
+_RANKED_SECOND = """
+from tcfg.plugin import Feature, TargetKind, hookimpl
+
+@hookimpl
+def tcfg_register_kinds(register):
+    register(TargetKind("secondkind", "cpu", features=(Feature("second_unit", "its feature", aliases=("has_unit",)),)))
+"""
+
+
+def _two_ranked_plugins(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> tcfg.Registry:
+    """Installed plugins 'first' and 'second' (ranked in that order) that both claim the feature alias has_unit."""
+    from tcfg.testing import fake_distribution
+
+    provides = {
+        "first": {"tag.first": "tcfg_rank_first.plugin"},
+        "second": {"kind.secondkind": "tcfg_rank_second.plugin"},
+    }
+    for name, source in (("first", _RANKED_FIRST), ("second", _RANKED_SECOND)):
+        fake_distribution(
+            tmp_path,
+            f"tcfg-rank-{name}",
+            {"tcfg": {name: f"tcfg_rank_{name}.plugin"}, "tcfg.provides": provides[name]},
+            modules={f"tcfg_rank_{name}/__init__.py": "", f"tcfg_rank_{name}/plugin.py": source},
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tcfg.Registry(path=[str(tmp_path)], environ={})
+
+
+def test_lazy_and_eager_loading_give_a_contested_name_to_the_first_plugin_by_rank(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Case 6: a name no manifest declares (a feature alias) goes to the first by rank, whatever loads first."""
+    eager = _two_ranked_plugins(tmp_path, monkeypatch)
+    with pytest.warns(tcfg.PluginWarning, match="'second'"):
+        eager.list_tags()
+    lazy = _two_ranked_plugins(tmp_path, monkeypatch)
+    assert tcfg.Target("secondkind", registry=lazy).kind.name == "secondkind"  # loads 'second' alone
+    with pytest.warns(tcfg.PluginWarning, match="'second'.*'first', ranked before it"):
+        lazy.list_tags()  # loads 'first', which takes the alias back
+    for registry in (eager, lazy):
+        assert [(r.name, r.status) for r in registry.plugins()][1:] == [("first", "loaded"), ("second", "failed")]
+        assert registry.features.aliases["has_unit"] == "first_unit"

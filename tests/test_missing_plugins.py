@@ -19,7 +19,7 @@ KNOWN = json.loads((Path(tcfg.__file__).parent / "data" / "known_plugins.json").
 def no_installed_plugins(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Registries scan an installation that holds the core alone (but in the test that reads the real one)."""
     if request.node.name != "test_the_table_matches_what_each_installed_known_plugin_registers":
-        monkeypatch.setattr("tcfg._registry.loading.discover", lambda environ=None: ([], []))
+        monkeypatch.setattr("tcfg._registry.loading.discover", lambda environ=None, **_: ([], []))
 
 
 def bare(strict: bool = False) -> tcfg.Registry:

@@ -29,7 +29,7 @@ from tcfg._registry.records import (
     type_names,
     warn,
 )
-from tcfg._registry.staging import OWNED, SPACES, Contents, Dependent, Stage, covers, tag_prefix
+from tcfg._registry.staging import OWNED, SPACES, Contents, Dependent, Manifest, Stage, covers, tag_prefix
 from tcfg._registry.tags import Make, TagTable, spec_extras
 from tcfg.hookspecs import TagSpec
 
@@ -45,7 +45,8 @@ class Loader:
     """One registry's plugins: discovered, ranked, loaded on demand, and what they registered.
 
     ``explicit`` are in-process plugin objects (registered after the core, before entry
-    points); ``autoload`` scans the entry points; ``strict`` (None: ``TCFG_STRICT_PLUGINS``)
+    points); ``autoload`` scans the entry points (of the distributions on ``path``, or
+    ``sys.path`` when None); ``strict`` (None: ``TCFG_STRICT_PLUGINS``)
     turns a plugin failure into :class:`tcfg.PluginError`. ``lock`` is the registry's
     (other threads wait on it while a load runs); ``make`` builds a tag's config;
     ``changed`` is called when registrations change (the registry forgets its built
@@ -56,6 +57,7 @@ class Loader:
         self,
         explicit: Sequence[object],
         autoload: bool,
+        path: Sequence[str] | None,
         strict: bool | None,
         environ: Mapping[str, str] | None,
         lock: _thread.RLock,
@@ -65,6 +67,7 @@ class Loader:
     ) -> None:
         self._explicit = explicit
         self.autoload = autoload
+        self._path = path
         self._strict = strict
         self._environ = environ
         self._lock = lock
@@ -236,7 +239,7 @@ class Loader:
             name = name if isinstance(name, str) else f"plugin{index}"
             candidates.append(Candidate(name, None, None, partial(_same, obj)))
         if self.autoload:
-            found, skipped = discover(self._environ)
+            found, skipped = discover(self._environ, path=self._path)
             candidates += found
             for skip in skipped:
                 self.records.append(PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason))
@@ -365,11 +368,30 @@ class Loader:
                     "(name the kinds whose targets it adds to)"
                 )
             stage = self._stage(cand.name)
-            self.contents.commit_independent(stage, self.rank[cand.name], cand.provides, record)
+            self._commit_by_rank(stage, cand.provides, record)
         except PluginFailure as exc:
             self._fail(record, str(exc))
             return None
         return stage
+
+    def _commit_by_rank(self, stage: Stage, manifest: Manifest, record: PluginRecord) -> None:
+        """Commit a plugin's kinds, parsers, components and features; a name a later-ranked plugin took goes to it.
+
+        Lazy loading may load a plugin after a later-ranked one that owns a name it claims
+        too (one no manifest declares, such as a feature alias); the first by rank keeps a
+        name, as loading everything in rank order would decide, so the later-ranked owner
+        fails instead.
+        """
+        plugin = stage.plugin
+        while True:
+            try:
+                self.contents.commit_independent(stage, self.rank[plugin], manifest, record)
+                return
+            except PluginFailure as exc:
+                rival = self._stages.get(exc.rival or "")
+                if rival is None or self.rank[rival.plugin] < self.rank[plugin]:
+                    raise
+                self._drop(rival, f"plugin {plugin!r}, ranked before it, registers the same name: {exc}")
 
     def _stage(self, plugin: str) -> Stage:
         """Call ``plugin``'s registration hooks, all but the tags', and hold what they register."""

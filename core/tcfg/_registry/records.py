@@ -60,7 +60,15 @@ class PluginRecord:
 
 
 class PluginFailure(Exception):
-    """A plugin's registration was refused; the message says why."""
+    """A plugin's registration was refused; the message says why.
+
+    ``rival`` names the plugin that already owns the name the refused plugin claims, if that
+    is the reason: the loader hands the name to whichever of the two is ranked first.
+    """
+
+    def __init__(self, message: str, rival: str | None = None) -> None:
+        super().__init__(message)
+        self.rival = rival
 
 
 def clash(newcomer: str, what: str, owner: str) -> PluginFailure:
@@ -74,7 +82,8 @@ def clash(newcomer: str, what: str, owner: str) -> PluginFailure:
     remedy = "" if owner == "core" else f"; if {owner!r} should not have it, set TCFG_DISABLED_PLUGINS={owner}"
     return PluginFailure(
         f"plugin {newcomer!r} registers {what}, which plugin {owner!r} already owns "
-        f"(the first plugin to register a name keeps it{remedy})"
+        f"(the first plugin to register a name keeps it{remedy})",
+        rival=owner,
     )
 
 

@@ -46,7 +46,9 @@ class Registry:
 
     ``plugins`` are in-process plugin objects (modules or instances with hook
     implementations), registered after the core and before entry points;
-    ``autoload=False`` scans no entry points; ``strict`` (default:
+    ``autoload=False`` scans no entry points; ``path`` (default: ``sys.path``) is where
+    installed plugins are looked for (the modules they name are imported from
+    ``sys.path`` as usual); ``strict`` (default:
     ``TCFG_STRICT_PLUGINS``) turns a plugin failure into :class:`tcfg.PluginError`.
 
     Plugins load on demand (see :mod:`tcfg._registry.loading`): every answer is the one
@@ -62,6 +64,7 @@ class Registry:
         "_explicit",
         "_loader",
         "_lock",
+        "_path",
         "_strict",
         "_warned_arches",
         "build_state",
@@ -76,9 +79,11 @@ class Registry:
         autoload: bool = True,
         strict: bool | None = None,
         environ: Mapping[str, str] | None = None,
+        path: Sequence[str] | None = None,
     ) -> None:
         self._explicit = list(plugins)
         self._autoload = autoload
+        self._path = None if path is None else list(path)
         self._environ = environ
         self._strict = strict
         self._lock = _thread.RLock()
@@ -89,6 +94,7 @@ class Registry:
         loader = Loader(
             self._explicit,
             self._autoload,
+            self._path,
             self._strict,
             self._environ,
             self._lock,

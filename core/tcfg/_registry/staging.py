@@ -102,6 +102,7 @@ class Contents:
         self.components: dict[Role, dict[str, Component]] = {role: {} for role in ROLES}
         self.features = FeatureIndex()
         self.features.fill = fill
+        #: Which plugin registered each owned name, by ``(space, name)`` (``feature alias`` too).
         self.owners: dict[tuple[str, str], str] = {}
 
     def claim(self, plugin: str, space: str, name: str) -> None:
@@ -134,6 +135,8 @@ class Contents:
             if plugin not in owners:
                 self.features.owners[feat.name] = (*owners, plugin)
         self.features.aliases.update(aliases)
+        for alias in aliases:
+            self.owners[("feature alias", alias)] = plugin
         record.registered["kinds"] = [k.name for k in stage.kinds]
         record.registered["cpu_parsers"] = [p.name for p in stage.cpu_parsers]
         for role, components in stage.components.items():
@@ -194,10 +197,11 @@ class Contents:
                         f"(declared by {', '.join(self.features.owners.get(key, ('?',)))}); drop the alias"
                     )
                 if target is not None and target != feat.name:
-                    taken_by = ", ".join(self.features.owners.get(target, (plugin,)))
+                    taken_by = self.owners.get(("feature alias", key), plugin)
                     raise PluginFailure(
                         f"declares the feature alias {alias!r} for {feat.name!r}, but it is already an alias "
-                        f"of {target!r} (declared by {taken_by}); drop the alias or rename it"
+                        f"of {target!r} (declared by {taken_by}); drop the alias or rename it",
+                        rival=None if taken_by == plugin else taken_by,
                     )
                 aliases[key] = feat.name
         return aliases
@@ -284,8 +288,9 @@ class Contents:
                 del self.features.owners[name]
                 self.features.docs.pop(name, None)
         for alias, name in list(self.features.aliases.items()):
-            if name not in self.features.docs:
+            if name not in self.features.docs or self.owners.get(("feature alias", alias)) == stage.plugin:
                 del self.features.aliases[alias]
+                self.owners.pop(("feature alias", alias), None)
 
 
 def _features_of(parser: CpuParser) -> list[Feature]:
