@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ import pytest
 import tcfg
 from tcfg.cli import main
 from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, Integer, TargetKind, hookimpl
+from tcfg.testing import registry_with
 
 Capture = pytest.CaptureFixture[str]
 
@@ -362,6 +363,94 @@ def test_plugins_json(capsys: Capture) -> None:
     data = json.loads(out)
     assert data == [r.to_dict() for r in registry.plugins()]
     assert [(d["name"], d["status"]) for d in data] == [("core", "loaded"), ("broken", "failed")]
+
+
+class DriftingPlugin:
+    """An in-process plugin whose tag ``drift/b`` stops building once ``BROKEN`` is set (its facts changed)."""
+
+    tcfg_plugin_name = "drift"
+    BROKEN = False
+
+    @staticmethod
+    def _parse(request: DeriveRequest) -> Derived:
+        if DriftingPlugin.BROKEN and request.attrs.get("tag") == "drift/b":
+            raise tcfg.AttributeValueError("the vendor withdrew this board")
+        return Derived()
+
+    @hookimpl
+    def tcfg_register_kinds(self, register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind(name="drift", device_type="drift", parser=self._parse))
+
+    @hookimpl
+    def tcfg_register_tags(self, register: Callable[..., None]) -> None:
+        register("drift/a", {"kind": "drift"}, variants={"v2": {"tag": "drift/a", "keys": ["drift", "v2"]}})
+        register("drift/b", {"kind": "drift"})
+
+
+@pytest.fixture
+def drifting() -> Iterator[tcfg.Registry]:
+    registry = registry_with(ToyPlugin(), DriftingPlugin())
+    registry.list_tags()  # every tag registers (and builds) before the plugin breaks
+    DriftingPlugin.BROKEN = True
+    yield registry
+    DriftingPlugin.BROKEN = False
+
+
+def test_plugins_check_passes_good_plugins_with_a_summary(capsys: Capture) -> None:
+    status, out, err = run(capsys, registry_with(ToyPlugin(), DriftingPlugin()), "plugins", "--check")
+    assert (status, err) == (0, "")
+    assert out == "ok: 2 plugins checked, 2 kinds, 4 tags, 1 variant built\n"
+
+
+def test_plugins_check_names_the_tag_that_fails_and_exits_1(capsys: Capture, drifting: tcfg.Registry) -> None:
+    status, out, err = run(capsys, drifting, "plugins", "--check")
+    assert (status, err) == (1, "")
+    assert out.splitlines() == [
+        "drift: tag 'drift/b' does not build: AttributeValueError: target 'drift/b': the vendor withdrew this board",
+        "1 failure in 1 plugin of 2 checked (2 kinds, 4 tags, 1 variant tried)",
+    ]
+    status, out, _ = run(capsys, drifting, "plugins", "--check", "toy")
+    assert (status, out) == (0, "ok: 1 plugin checked, 1 kind, 2 tags, 0 variants built\n")
+
+
+def test_plugins_check_json(capsys: Capture, drifting: tcfg.Registry) -> None:
+    status, out, err = run(capsys, drifting, "plugins", "--check", "drift", "--json")
+    assert (status, err) == (1, "")
+    assert json.loads(out) == {
+        "ok": False,
+        "plugins": [
+            {
+                "name": "drift",
+                "status": "loaded",
+                "ok": False,
+                "problem": None,
+                "built": {"kinds": 1, "tags": 2, "variants": 1},
+                "failures": [
+                    {
+                        "what": "tag",
+                        "name": "drift/b",
+                        "error": "AttributeValueError: target 'drift/b': the vendor withdrew this board",
+                    }
+                ],
+            }
+        ],
+    }
+    assert json.loads(run(capsys, drifting, "plugins", "--check", "toy", "--json")[1])["ok"] is True
+
+
+def test_plugins_check_reports_a_plugin_that_did_not_load(capsys: Capture) -> None:
+    status, out, err = run(capsys, registry_with(ToyPlugin(), BrokenPlugin()), "plugins", "--check")
+    assert status == 1
+    assert out.splitlines() == [
+        "broken: the plugin did not load (failed: tcfg_register_kinds raised RuntimeError: the vendor SDK is missing)",
+        "1 failure in 1 plugin of 2 checked (1 kind, 2 tags, 0 variants tried)",
+    ]
+    assert err.startswith("tcfg: warning: tcfg plugin 'broken' (in-process) was not loaded")
+
+
+def test_plugins_check_refuses_unknown_names(capsys: Capture, toy: tcfg.Registry) -> None:
+    assert_bad_input(run(capsys, toy, "plugins", "--check", "tyo"), "no plugin 'tyo' to check", "'toy'")
+    assert_bad_input(run(capsys, toy, "plugins", "toy"), "plugin names are for --check")
 
 
 def test_strict_plugin_failure_is_bad_input(capsys: Capture) -> None:
