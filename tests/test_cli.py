@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 import tcfg
 from tcfg.cli import main
 from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, Integer, TargetKind, hookimpl
-from tcfg.testing import registry_with
+from tcfg.testing import fake_distribution, registry_with
 
 Capture = pytest.CaptureFixture[str]
 
@@ -586,6 +587,36 @@ def test_process_output_that_cannot_be_written() -> None:
     reader.stdout.close()  # the reader leaves before the first byte, as `| head -c0` would
     assert reader.wait(timeout=60) == 0
     assert reader.stderr.read() == b""
+
+
+_DEMO_PLUGIN = """
+from tcfg.plugin import TagSpec, TargetKind, hookimpl
+
+
+@hookimpl
+def tcfg_register_kinds(register):
+    register(TargetKind(name="demo", device_type="demo"))
+
+
+@hookimpl
+def tcfg_register_tags(register):
+    register(TagSpec("demo/one", {"kind": "demo"}, variants={"wide": {"tag": "demo/one", "keys": ["demo", "wide"]}}))
+"""
+
+
+def test_process_plugins_check_builds_an_installed_plugin(tmp_path: Path) -> None:
+    """``tcfg plugins --check`` through the process-wide registry: the plugin is found by its entry point."""
+    files = {"tcfg_demo/__init__.py": "", "tcfg_demo/plugin.py": _DEMO_PLUGIN}
+    fake_distribution(tmp_path, "tcfg-plugin-demo", {"demo": "tcfg_demo.plugin"}, modules=files)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
+    env.update(PYTHONPATH=os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")]), TCFG_LOAD_PLUGINS="demo")
+    argv = [sys.executable, "-m", "tcfg", "plugins", "--check"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "ok: 1 plugin checked, 1 kind, 1 tag, 1 variant built\n",
+        "",
+    )
 
 
 def test_process_help_does_not_load_the_registry() -> None:
