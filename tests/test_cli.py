@@ -11,7 +11,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ import pytest
 import tcfg
 from tcfg.cli import main
 from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, Integer, TargetKind, hookimpl
+from tcfg.testing import fake_distribution, registry_with
 
 Capture = pytest.CaptureFixture[str]
 
@@ -364,6 +366,94 @@ def test_plugins_json(capsys: Capture) -> None:
     assert [(d["name"], d["status"]) for d in data] == [("core", "loaded"), ("broken", "failed")]
 
 
+class DriftingPlugin:
+    """An in-process plugin whose tag ``drift/b`` stops building once ``BROKEN`` is set (its facts changed)."""
+
+    tcfg_plugin_name = "drift"
+    BROKEN = False
+
+    @staticmethod
+    def _parse(request: DeriveRequest) -> Derived:
+        if DriftingPlugin.BROKEN and request.attrs.get("tag") == "drift/b":
+            raise tcfg.AttributeValueError("the vendor withdrew this board")
+        return Derived()
+
+    @hookimpl
+    def tcfg_register_kinds(self, register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind(name="drift", device_type="drift", parser=self._parse))
+
+    @hookimpl
+    def tcfg_register_tags(self, register: Callable[..., None]) -> None:
+        register("drift/a", {"kind": "drift"}, variants={"v2": {"tag": "drift/a", "keys": ["drift", "v2"]}})
+        register("drift/b", {"kind": "drift"})
+
+
+@pytest.fixture
+def drifting() -> Iterator[tcfg.Registry]:
+    registry = registry_with(ToyPlugin(), DriftingPlugin())
+    registry.list_tags()  # every tag registers (and builds) before the plugin breaks
+    DriftingPlugin.BROKEN = True
+    yield registry
+    DriftingPlugin.BROKEN = False
+
+
+def test_plugins_check_passes_good_plugins_with_a_summary(capsys: Capture) -> None:
+    status, out, err = run(capsys, registry_with(ToyPlugin(), DriftingPlugin()), "plugins", "--check")
+    assert (status, err) == (0, "")
+    assert out == "ok: 2 plugins checked, 2 kinds, 4 tags, 1 variant built\n"
+
+
+def test_plugins_check_names_the_tag_that_fails_and_exits_1(capsys: Capture, drifting: tcfg.Registry) -> None:
+    status, out, err = run(capsys, drifting, "plugins", "--check")
+    assert (status, err) == (1, "")
+    assert out.splitlines() == [
+        "drift: tag 'drift/b' does not build: AttributeValueError: target 'drift/b': the vendor withdrew this board",
+        "1 failure in 1 plugin of 2 checked (2 kinds, 4 tags, 1 variant tried)",
+    ]
+    status, out, _ = run(capsys, drifting, "plugins", "--check", "toy")
+    assert (status, out) == (0, "ok: 1 plugin checked, 1 kind, 2 tags, 0 variants built\n")
+
+
+def test_plugins_check_json(capsys: Capture, drifting: tcfg.Registry) -> None:
+    status, out, err = run(capsys, drifting, "plugins", "--check", "drift", "--json")
+    assert (status, err) == (1, "")
+    assert json.loads(out) == {
+        "ok": False,
+        "plugins": [
+            {
+                "name": "drift",
+                "status": "loaded",
+                "ok": False,
+                "problem": None,
+                "built": {"kinds": 1, "tags": 2, "variants": 1},
+                "failures": [
+                    {
+                        "what": "tag",
+                        "name": "drift/b",
+                        "error": "AttributeValueError: target 'drift/b': the vendor withdrew this board",
+                    }
+                ],
+            }
+        ],
+    }
+    assert json.loads(run(capsys, drifting, "plugins", "--check", "toy", "--json")[1])["ok"] is True
+
+
+def test_plugins_check_reports_a_plugin_that_did_not_load(capsys: Capture) -> None:
+    status, out, err = run(capsys, registry_with(ToyPlugin(), BrokenPlugin()), "plugins", "--check")
+    assert status == 1
+    assert out.splitlines() == [
+        "broken: the plugin did not load (failed: tcfg_register_kinds raised RuntimeError: the vendor SDK is missing)",
+        "1 failure in 1 plugin of 2 checked (1 kind, 2 tags, 0 variants tried)",
+    ]
+    assert err.startswith("tcfg: warning: tcfg plugin 'broken' (in-process) was not loaded")
+
+
+def test_plugins_check_refuses_unknown_names(capsys: Capture, toy: tcfg.Registry) -> None:
+    assert_bad_input(run(capsys, toy, "plugins", "--check", "tyo"), "no plugin 'tyo' to check", "'toy'")
+    assert_bad_input(run(capsys, toy, "plugins", "toy"), "plugin names are for --check")
+
+
 def test_strict_plugin_failure_is_bad_input(capsys: Capture) -> None:
     registry = tcfg.Registry(plugins=[BrokenPlugin()], autoload=False, strict=True)
     assert_bad_input(run(capsys, registry, "kinds"), "tcfg plugin 'broken' (in-process) was not loaded")
@@ -497,6 +587,36 @@ def test_process_output_that_cannot_be_written() -> None:
     reader.stdout.close()  # the reader leaves before the first byte, as `| head -c0` would
     assert reader.wait(timeout=60) == 0
     assert reader.stderr.read() == b""
+
+
+_DEMO_PLUGIN = """
+from tcfg.plugin import TagSpec, TargetKind, hookimpl
+
+
+@hookimpl
+def tcfg_register_kinds(register):
+    register(TargetKind(name="demo", device_type="demo"))
+
+
+@hookimpl
+def tcfg_register_tags(register):
+    register(TagSpec("demo/one", {"kind": "demo"}, variants={"wide": {"tag": "demo/one", "keys": ["demo", "wide"]}}))
+"""
+
+
+def test_process_plugins_check_builds_an_installed_plugin(tmp_path: Path) -> None:
+    """``tcfg plugins --check`` through the process-wide registry: the plugin is found by its entry point."""
+    files = {"tcfg_demo/__init__.py": "", "tcfg_demo/plugin.py": _DEMO_PLUGIN}
+    fake_distribution(tmp_path, "tcfg-plugin-demo", {"demo": "tcfg_demo.plugin"}, modules=files)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
+    env.update(PYTHONPATH=os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")]), TCFG_LOAD_PLUGINS="demo")
+    argv = [sys.executable, "-m", "tcfg", "plugins", "--check"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "ok: 1 plugin checked, 1 kind, 1 tag, 1 variant built\n",
+        "",
+    )
 
 
 def test_process_help_does_not_load_the_registry() -> None:

@@ -97,7 +97,15 @@ def _build_parser() -> _Parser:
     tags = command("tags", "list the registered tags with their descriptions and variants (NAME:VARIANT)")
     tags.add_argument("prefix", metavar="PREFIX", nargs="?", help="only tags whose name starts with this")
     tags.add_argument("--aliases", action="store_true", help="list the tags' aliases too (other projects' names)")
-    command("plugins", "list the discovered plugins, their status and errors")
+    plugins = command("plugins", "list the discovered plugins, their status and errors (--check: build their targets)")
+    plugins.add_argument(
+        "names", metavar="NAME", nargs="*", help="with --check: the plugins to check (default: every enabled plugin)"
+    )
+    plugins.add_argument(
+        "--check",
+        action="store_true",
+        help="build each kind's default target, every tag and every variant of the plugins; exit 1 if any fails",
+    )
     codegen = command("codegen", "print the code generator's configuration for a target, or one tool's form of it")
     codegen.add_argument("target", metavar="TARGET", help="a target string, tag or JSON text")
     codegen.add_argument(
@@ -381,6 +389,10 @@ def _count(number: int, plural: str) -> str:
 
 
 def _plugins(registry: Registry, args: argparse.Namespace) -> int:
+    if args.check:
+        return _check_plugins(registry, args)
+    if args.names:
+        raise _UsageError("plugin names are for --check: tcfg plugins --check NAME ...")
     records = registry.plugins()
     if args.json:
         _print_json([r.to_dict() for r in records])
@@ -394,6 +406,41 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
     for record in records:
         if record.error:
             print(f"{record.name}: {record.error}")
+    return 0
+
+
+def _check_plugins(registry: Registry, args: argparse.Namespace) -> int:
+    """``tcfg plugins --check [NAME ...]``: build every target of the named plugins (every enabled one if none).
+
+    Prints each failure (``PLUGIN: tag 'NAME' does not build: ERROR``) and a summary, and
+    returns 1 if there is any; 0 with a one-line summary otherwise.
+    """
+    from tcfg._base.errors import describe_choices
+    from tcfg._services.plugin_check import check_record
+
+    registry.list_tags()  # loads every plugin and its tags
+    # The core is no plugin to check: its composite kind has no default target (it needs -devices).
+    records = {record.name: record for record in registry.plugins() if record.name != "core"}
+    unknown = [name for name in args.names if name not in records]
+    if unknown:
+        choices = describe_choices(unknown[0], records) if records else "no plugin is installed"
+        raise _UsageError(f"no plugin {unknown[0]!r} to check; {choices}")
+    names = list(dict.fromkeys(args.names)) or [n for n, r in records.items() if r.status != "disabled"]
+    checks = [check_record(registry, records[name], name) for name in names]
+    failed = [check for check in checks if not check.ok]
+    if args.json:
+        _print_json({"ok": not failed, "plugins": [check.to_dict() for check in checks]})
+        return 1 if failed else 0
+    for check in failed:
+        for message in check.messages():
+            print(f"{check.name}: {message}")
+    built = {sort: sum(check.built.get(sort, 0) for check in checks) for sort in ("kinds", "tags", "variants")}
+    what = ", ".join(_count(number, sort) for sort, number in built.items())
+    if failed:
+        problems = _count(sum(len(check.messages()) for check in failed), "failures")
+        print(f"{problems} in {_count(len(failed), 'plugins')} of {len(checks)} checked ({what} tried)")
+        return 1
+    print(f"ok: {_count(len(checks), 'plugins')} checked, {what} built")
     return 0
 
 

@@ -46,26 +46,16 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
     Raises ``AssertionError`` naming every failure (and every :class:`tcfg.PluginWarning`
     raised meanwhile); returns the registry otherwise, for further checks.
     """
+    from tcfg._services.plugin_check import check_record
+
     name = _plugin_name(plugin, len(others))
-    failures: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         registry = registry_with(*others, plugin)
-        tags = registry.list_tags()  # loads every plugin and its tags
+        registry.list_tags()  # loads every plugin and its tags
         record = next((r for r in registry.plugins() if r.name == name), None)
-        if record is None or record.status != "loaded":
-            status = "missing" if record is None else f"{record.status}: {record.error}"
-            failures.append(f"the plugin did not load ({status})")
-        else:
-            for kind in record.registered.get("kinds", []):
-                _build(registry, kind, f"kind {kind!r}", failures)
-            for tag in tags:
-                entry = registry.tag_info(tag)
-                if entry is None or entry.owner != name:
-                    continue
-                _build(registry, tag, f"tag {tag!r}", failures)
-                for variant in entry.variants:
-                    _build(registry, f"{tag}:{variant}", f"variant {tag + ':' + variant!r}", failures)
+        checked = check_record(registry, record, name)
+    failures = checked.messages()
     said = "" if record is None or record.error is None else record.error
     for warning in caught:  # a load failure's warning repeats the record's error
         if issubclass(warning.category, tcfg.PluginWarning) and not (said and said in str(warning.message)):
@@ -119,13 +109,6 @@ def fake_distribution(
         else:
             target.write_text(source, encoding="utf-8")
     return meta
-
-
-def _build(registry: tcfg.Registry, spec: str, what: str, failures: list[str]) -> None:
-    try:
-        tcfg.Target(spec, registry=registry)
-    except Exception as exc:  # every failure is reported, whatever its type
-        failures.append(f"{what} does not build: {type(exc).__name__}: {exc}")
 
 
 def _plugin_name(plugin: object, index: int) -> str:

@@ -10,13 +10,19 @@ import subprocess
 import pytest
 
 import tcfg
+from tcfg.testing import check_plugin, registry_with
 from tcfg_example_loongarch import plugin
 from tcfg_example_loongarch.facts import cpu_table
 
 
 @pytest.fixture(scope="module")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[plugin], autoload=False)
+    return registry_with(plugin)
+
+
+def test_everything_builds() -> None:
+    """tcfg.testing's walk: every tag and variant builds, with no PluginWarning."""
+    check_plugin(plugin)
 
 
 def test_cpu_features_and_keys(reg: tcfg.Registry) -> None:

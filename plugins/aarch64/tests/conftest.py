@@ -6,11 +6,12 @@ import pytest
 
 import tcfg
 import tcfg_aarch64.plugin
+from tcfg.testing import registry_with
 
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_aarch64.plugin], autoload=False)
+    return registry_with(tcfg_aarch64.plugin)
 
 
 @pytest.fixture(scope="session")

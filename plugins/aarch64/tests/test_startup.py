@@ -14,13 +14,14 @@ import pytest
 _CHILD = """
 import json, sys
 import tcfg
+from tcfg.testing import registry_with
 import tcfg_aarch64.plugin
 from tcfg_aarch64 import facts
 
 read = []
 load = facts.load
 facts.load = lambda name: read.append(name) or load(name)
-reg = tcfg.Registry(plugins=[tcfg_aarch64.plugin], autoload=False)
+reg = registry_with(tcfg_aarch64.plugin)
 spec = {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "mattr": ["+neon"]}
 neon = tcfg.Target(spec, registry=reg).features.neon
 modules = sorted(m for m in sys.modules if m.startswith("tcfg_aarch64"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import tcfg_aarch64.plugin
+from tcfg.testing import check_plugin
 from tcfg_aarch64.facts import tag_table
 
 
@@ -44,3 +46,8 @@ def test_apple_tags_use_macos_triples(make) -> None:
         t = make(f"apple/m{n}")
         assert t.attrs["mtriple"].startswith("arm64-apple-macos")
         assert t.codegen().to_dict()["triple"].startswith("arm64-apple-macos")
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_aarch64.plugin)

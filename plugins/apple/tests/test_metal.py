@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 
 import tcfg
+import tcfg_aarch64.plugin
+import tcfg_apple.plugin
+from tcfg.testing import check_plugin
 from tcfg_apple import gpu_tags
 
 TAGS = [tag.name for tag in gpu_tags()]
@@ -120,3 +123,8 @@ def test_entry_point_loads_the_plugin() -> None:
     loaded = tcfg.Registry(environ={"TCFG_LOAD_PLUGINS": "apple,aarch64"})
     assert "metal" in loaded.list_kinds()
     assert tcfg.Target("apple/m1-gpu", registry=loaded).host.keys == ("arm_cpu", "cpu")  # type: ignore[union-attr]
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk (beside the plugin it needs): every kind's default, tag and variant; no PluginWarning."""
+    check_plugin(tcfg_apple.plugin, tcfg_aarch64.plugin)

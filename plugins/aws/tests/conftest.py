@@ -10,11 +10,12 @@ import pytest
 
 import tcfg
 import tcfg_aws.plugin
+from tcfg.testing import registry_with
 
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_aws.plugin], autoload=False)
+    return registry_with(tcfg_aws.plugin)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 import tcfg
+import tcfg_aws.plugin
+from tcfg.testing import check_plugin
 from tcfg_aws import instance_tags
 
 TAGS = [tag.name for tag in instance_tags()]
@@ -100,3 +102,8 @@ def test_entry_point_loads_the_plugin() -> None:
     loaded = tcfg.Registry(environ={"TCFG_LOAD_PLUGINS": "aws"})
     assert "trn" in loaded.list_kinds()
     assert "aws/trn1/trn1.2xlarge" in loaded.list_tags("aws/")
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_aws.plugin)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -51,17 +53,23 @@ def test_runs_on_refuses_unknown_names() -> None:
 def test_ptx_rule_agrees_with_ptxas(ptxas: Ptxas) -> None:
     """ptxas compiles PTX for .target X to GPU Y exactly when compute_X code runs on Y's arch."""
     targets = sorted(ptxas.arches)
-    disagreements = []
+    pairs = []
     for code, gpu in itertools.product(targets, targets):
         if arch_info(gpu).variant:
             continue  # a device is a compute capability: check plain sm_XY only
         variant = arch_info(code).variant
         # sm_XYa PTX compiles only for the GPU target sm_XYa, which is a device of capability X.Y
         target_gpu = gpu + variant if variant == "a" and gpu + variant in ptxas.arches else gpu
-        accepted = ptxas.assemble_for(code, target_gpu) == ""
-        if accepted != runs_on("compute_" + code.removeprefix("sm_"), gpu):
-            disagreements.append((code, gpu, accepted))
+        pairs.append((code, gpu, target_gpu))
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:  # ptxas runs are independent
+        answers = list(pool.map(lambda pair: ptxas.assemble_for(pair[0], pair[2]) == "", pairs))
+    disagreements = [
+        (code, gpu, accepted)
+        for (code, gpu, _), accepted in zip(pairs, answers, strict=True)
+        if accepted != runs_on("compute_" + code.removeprefix("sm_"), gpu)
+    ]
     assert not disagreements
+    assert len(pairs) > 100
 
 
 def test_every_arch_runs_on_its_own_device() -> None:

@@ -13,6 +13,7 @@ import pytest
 import tcfg
 import tcfg_cuda.detect as detect
 import tcfg_cuda.plugin
+from tcfg.testing import registry_with
 from tcfg_cuda.detect import DRIVER_ATTRIBUTES, GpuInfo, gpu_from_driver, parse_nvidia_smi
 
 
@@ -100,7 +101,7 @@ def test_native_uses_the_detected_gpu(reg: tcfg.Registry, monkeypatch: pytest.Mo
 )
 def test_native_without_a_gpu_is_a_clear_error(reg: tcfg.Registry) -> None:
     detect.native_gpu.cache_clear()
-    fresh = tcfg.Registry(plugins=[tcfg_cuda.plugin], autoload=False)
+    fresh = registry_with(tcfg_cuda.plugin)
     with pytest.raises(tcfg.TargetError, match="no NVIDIA GPU found") as info:
         tcfg.Target("cuda -arch=native", registry=fresh)
     assert "-arch=sm_80" in str(info.value)

@@ -12,7 +12,8 @@ import tcfg
 import tcfg_cuda
 from tcfg_cuda.facts import llvm_processors
 
-MODULE = "module attributes {{gpu.container_module}} {{\n  gpu.module @k {attrs}{{\n  }}\n}}\n"
+MODULE = "module attributes {{gpu.container_module}} {{\n{modules}}}\n"
+GPU_MODULE = "  gpu.module @k{index} {attrs}{{\n  }}\n"
 
 
 @pytest.fixture(scope="module")
@@ -29,25 +30,45 @@ def _opt(mlir_opt: str, text: str, *args: str) -> str:
     return proc.stdout
 
 
-def _same_in_mlir(mlir_opt: str, attr: str) -> None:
-    """mlir-opt parses ``attr`` and prints what its own nvvm-attach-target pass makes of the same values."""
-    values = dict(re.findall(r'(\w+) = "?([^",>]+)"?', attr))
-    ours = _opt(mlir_opt, MODULE.format(attrs=f"[{attr}] "))
-    pass_options = f"O={values['O']} triple={values['triple']} chip={values['chip']} features={values['features']}"
-    theirs = _opt(mlir_opt, MODULE.format(attrs=""), f"--nvvm-attach-target={pass_options}")
-    assert ours == theirs, (attr, ours, theirs)  # mlir-opt leaves out values equal to its defaults
+def _gpu_modules(printed: str) -> list[str]:
+    """The ``gpu.module`` lines mlir-opt printed, in order."""
+    return [line.strip() for line in printed.splitlines() if line.strip().startswith("gpu.module")]
+
+
+def _same_in_mlir(mlir_opt: str, attrs: list[str]) -> None:
+    """mlir-opt parses each of ``attrs`` and prints what its own nvvm-attach-target pass makes of the same values.
+
+    One module holds a ``gpu.module @kI`` per attribute: mlir-opt prints them all in one run
+    (ours), and attaches each its values in another, one pass instance per module (theirs).
+    """
+    ours = _opt(
+        mlir_opt,
+        MODULE.format(modules="".join(GPU_MODULE.format(index=i, attrs=f"[{a}] ") for i, a in enumerate(attrs))),
+    )
+    passes = []
+    for index, attr in enumerate(attrs):
+        values = dict(re.findall(r'(\w+) = "?([^",>]+)"?', attr))
+        options = f"O={values['O']} triple={values['triple']} chip={values['chip']} features={values['features']}"
+        passes.append(f"nvvm-attach-target{{module=^k{index}$ {options}}}")
+    bare = MODULE.format(modules="".join(GPU_MODULE.format(index=i, attrs="") for i in range(len(attrs))))
+    theirs = _opt(mlir_opt, bare, f"--pass-pipeline=builtin.module({','.join(passes)})")
+    pairs = list(zip(attrs, _gpu_modules(ours), _gpu_modules(theirs), strict=True))
+    # mlir-opt leaves out values equal to its defaults
+    assert [(a, o, t) for a, o, t in pairs if o != t] == []
+    assert ours == theirs
 
 
 def test_mlir_attr_of_every_cuda_arch_llvm_knows(mlir_opt: str, reg: tcfg.Registry) -> None:
     arches = [a for a in tcfg_cuda.facts.arch_names() if a in llvm_processors()]
     assert len(arches) == len(tcfg_cuda.facts.arch_names())
-    for arch in arches:
-        _same_in_mlir(mlir_opt, tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().mlir_attr())
+    _same_in_mlir(mlir_opt, [tcfg.Target(f"cuda -arch={arch}", registry=reg).codegen().mlir_attr() for arch in arches])
 
 
 def test_mlir_attr_of_every_nvptx_processor(mlir_opt: str, reg: tcfg.Registry) -> None:
-    for cpu in llvm_processors():
-        _same_in_mlir(mlir_opt, tcfg.Target(f"nvptx -mcpu={cpu} -mattr=+ptx90", registry=reg).codegen().mlir_attr())
+    attrs = [
+        tcfg.Target(f"nvptx -mcpu={cpu} -mattr=+ptx90", registry=reg).codegen().mlir_attr() for cpu in llvm_processors()
+    ]
+    _same_in_mlir(mlir_opt, attrs)
 
 
 def test_mlir_attr_spelling(reg: tcfg.Registry) -> None:

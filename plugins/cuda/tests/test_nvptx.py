@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -69,16 +70,46 @@ def _check(llc: str, reg: tcfg.Registry, cpu: str, ptx: str | None) -> list[str]
     return []
 
 
-def test_every_processor_with_every_ptx_version(llc: str, reg: tcfg.Registry) -> None:
+@pytest.fixture(scope="module")
+def listed(llc: str) -> tuple[list[str], list[str]]:
+    """The processors and the PTX versions (``ptx90``) ``llc-22 -mcpu=help`` lists for NVPTX."""
     text = _help(llc)
     cpus = re.findall(r"^  (sm_\w+)\s+- Select", text, re.M)
     ptxs = re.findall(r"^  (ptx\d+)\s+- Use PTX", text, re.M)
     assert sorted(llvm_processors()) == sorted(cpus)
-    jobs = [(cpu, ptx) for cpu in cpus for ptx in [None, *ptxs]]
-    with ThreadPoolExecutor(2) as pool:
+    return cpus, ptxs
+
+
+def _check_all(llc: str, reg: tcfg.Registry, jobs: list[tuple[str, str | None]]) -> None:
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         problems = [p for found in pool.map(lambda job: _check(llc, reg, *job), jobs) for p in found]
     assert not problems, "\n".join(problems)
+
+
+def test_every_processor_at_the_edges_of_its_ptx_range(
+    llc: str, reg: tcfg.Registry, listed: tuple[list[str], list[str]]
+) -> None:
+    """Every processor with llc's default PTX, the newest PTX, its minimum PTX and the version before it.
+
+    The minimum is where llc and tcfg turn from refusing to accepting; the slow test below tries every version.
+    """
+    cpus, ptxs = listed
+    jobs: list[tuple[str, str | None]] = []
+    for cpu in cpus:
+        at = ptxs.index("ptx" + llvm_min_ptx(cpu).replace(".", ""))
+        edges = {at - 1, at, len(ptxs) - 1} & set(range(len(ptxs)))
+        jobs += [(cpu, None), *((cpu, ptxs[i]) for i in sorted(edges))]
+    _check_all(llc, reg, jobs)
+
+
+@pytest.mark.slow
+def test_every_processor_with_every_ptx_version(
+    llc: str, reg: tcfg.Registry, listed: tuple[list[str], list[str]]
+) -> None:
+    cpus, ptxs = listed
+    jobs = [(cpu, ptx) for cpu in cpus for ptx in [None, *ptxs]]
     assert len(jobs) == len(cpus) * (len(ptxs) + 1) == 40 * 32
+    _check_all(llc, reg, jobs)
 
 
 def test_clang_flags_compile_for_the_processor_and_ptx(reg: tcfg.Registry) -> None:
@@ -93,6 +124,7 @@ def test_clang_flags_compile_for_the_processor_and_ptx(reg: tcfg.Registry) -> No
         check=False,
     ).stderr
     knows = {c.strip() for c in listed.split("valid target CPU values are:", 1)[1].split(",")}
+    jobs = []
     for cpu in llvm_processors():
         cg = tcfg.Target(f"nvptx -mcpu={cpu}", registry=reg).codegen()
         if cpu not in knows:
@@ -102,12 +134,21 @@ def test_clang_flags_compile_for_the_processor_and_ptx(reg: tcfg.Registry) -> No
             continue
         for flags, lang, source in ((cg.clang_flags(), "c", C_SOURCE), (cg.cuda_clang_flags(), "cuda", CUDA_SOURCE)):
             cmd = [clang, "-x", lang, *flags, "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version", "-S", "-"]
-            proc = subprocess.run([*cmd, "-o", "-"], input=source, capture_output=True, text=True, check=False)
-            assert proc.returncode == 0, (cmd, proc.stderr)
-            assert f".version {cg.ptx_isa}\n" in proc.stdout and f".target {cpu}" in proc.stdout, (
-                cmd,
-                proc.stdout[:300],
-            )
+            jobs.append((cpu, cg.ptx_isa, cmd, source))
+
+    def compile_one(job: tuple[str, str, list[str], str]) -> str | None:
+        cpu, ptx_isa, cmd, source = job
+        proc = subprocess.run([*cmd, "-o", "-"], input=source, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            return f"{cmd}: {proc.stderr}"
+        if f".version {ptx_isa}\n" not in proc.stdout or f".target {cpu}" not in proc.stdout:
+            return f"{cmd}: {proc.stdout[:300]}"
+        return None
+
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:  # the compilations are independent
+        problems = [problem for problem in pool.map(compile_one, jobs) if problem]
+    assert not problems, "\n".join(problems)
+    assert len(jobs) >= 2 * 30
 
 
 def test_llvm_minimum_matches_the_cuda_arch_table() -> None:

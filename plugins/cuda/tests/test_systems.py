@@ -9,8 +9,9 @@ import pytest
 
 import tcfg
 import tcfg_cuda.plugin
+from tcfg.testing import registry_with
 
-REG = tcfg.Registry(plugins=[tcfg_cuda.plugin], autoload=False)
+REG = registry_with(tcfg_cuda.plugin)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ from importlib import resources
 import pytest
 
 import tcfg
+import tcfg_cuda.plugin
+from tcfg.testing import check_plugin, registry_with
 from tcfg_cuda.tags import gpu_tags
 
 TAGS = list(gpu_tags())
@@ -78,8 +80,13 @@ def test_jetson_host_gains_arm_features_with_the_aarch64_plugin() -> None:
     import tcfg_aarch64.plugin
     import tcfg_cuda.plugin
 
-    both = tcfg.Registry(plugins=[tcfg_cuda.plugin, tcfg_aarch64.plugin], autoload=False)
+    both = registry_with(tcfg_cuda.plugin, tcfg_aarch64.plugin)
     for name in ("nvidia/jetson-nano", "nvidia/jetson-agx-xavier", "nvidia/jetson-agx-orin", "nvidia/jetson-thor"):
         host = tcfg.Target(name, registry=both).host
         assert host is not None and "arm_cpu" in host.keys, name
         assert host.features.neon is True, name
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_cuda.plugin)

@@ -11,6 +11,7 @@ import pytest
 
 import tcfg
 import tcfg_gpuapi.plugin
+from tcfg.testing import registry_with
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SCRATCH = Path("/work/scratch")
@@ -18,7 +19,7 @@ SCRATCH = Path("/work/scratch")
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_gpuapi.plugin], autoload=False)
+    return registry_with(tcfg_gpuapi.plugin)
 
 
 def tool(name: str, why: str) -> str:

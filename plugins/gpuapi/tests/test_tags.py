@@ -7,6 +7,8 @@ import json
 import pytest
 
 import tcfg
+import tcfg_gpuapi.plugin
+from tcfg.testing import check_plugin
 from tcfg_gpuapi.tags import device_tags
 
 from .conftest import SCRATCH
@@ -60,3 +62,8 @@ def test_required_devices_are_tagged(reg: tcfg.Registry) -> None:
 def test_tag_overrides(reg: tcfg.Registry) -> None:
     t = tcfg.Target("vulkan/mesa-llvmpipe-22 -supports_cooperative_matrix=false", registry=reg)
     assert t.features.cooperative_matrix is False and t.features.float16 is True
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_gpuapi.plugin)

@@ -11,6 +11,7 @@ import pytest
 
 import tcfg
 import tcfg_hexagon.plugin
+from tcfg.testing import registry_with
 
 SOURCE = "int f(int x) { return x * 3 + 1; }\n"
 IR = "define i32 @f(i32 %x) {\n  %y = mul i32 %x, 3\n  %z = add i32 %y, 1\n  ret i32 %z\n}\n"
@@ -18,7 +19,7 @@ IR = "define i32 @f(i32 %x) {\n  %y = mul i32 %x, 3\n  %z = add i32 %y, 1\n  ret
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_hexagon.plugin], autoload=False)
+    return registry_with(tcfg_hexagon.plugin)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ import pytest
 
 import tcfg
 import tcfg_hexagon
+import tcfg_hexagon.plugin
+from tcfg.testing import check_plugin, registry_with
 
 TVM_TAGS = Path("/work/scratch/tvm_tags.json")  # Apache TVM 0.27's tags, dumped from its wheel
 
@@ -107,7 +109,7 @@ def test_composite_with_x86_host() -> None:
     x86 = pytest.importorskip("tcfg_x86.plugin")
     import tcfg_hexagon.plugin
 
-    reg = tcfg.Registry(plugins=[tcfg_hexagon.plugin, x86], autoload=False)
+    reg = registry_with(tcfg_hexagon.plugin, x86)
     spec = {
         "kind": "composite",
         "host": "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake",
@@ -136,3 +138,8 @@ def test_entry_point_and_lazy_import() -> None:
     assert tcfg.Target("qcom/hexagon-v75", registry=loaded).features.hvx_version == 75
     code = "import tcfg_hexagon.plugin, tcfg_hexagon.facts as t; assert t._raw.cache_info().currsize == 0"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_hexagon.plugin)

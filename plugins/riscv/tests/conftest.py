@@ -11,11 +11,12 @@ import pytest
 
 import tcfg
 import tcfg_riscv.plugin
+from tcfg.testing import registry_with
 
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_riscv.plugin], autoload=False)
+    return registry_with(tcfg_riscv.plugin)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import pytest
 
 import tcfg
 import tcfg_riscv.plugin
+from tcfg.testing import check_plugin, registry_with
 
 
 def _tvm_attrs(export: dict[str, Any]) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def test_every_tvm_riscv_tag_resolves_to_the_same_device(reg: tcfg.Registry, tvm
         assert t.keys == tuple(theirs["keys"]), name
 
 
-@pytest.mark.parametrize("name", tcfg.Registry(plugins=[tcfg_riscv.plugin], autoload=False).list_tags("riscv/"))
+@pytest.mark.parametrize("name", registry_with(tcfg_riscv.plugin).list_tags("riscv/"))
 def test_tag_round_trips_and_cites(reg: tcfg.Registry, name: str) -> None:
     t = tcfg.Target(name, registry=reg)
     assert tcfg.Target(str(t), registry=reg) == t
@@ -108,3 +109,8 @@ def test_riscv_host_in_a_composite(reg: tcfg.Registry) -> None:
 def test_entry_point_loads_the_plugin() -> None:
     loaded = tcfg.Registry(environ={"TCFG_LOAD_PLUGINS": "riscv"})
     assert "riscv/sifive-u74" in loaded.list_tags("riscv/")
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_riscv.plugin)

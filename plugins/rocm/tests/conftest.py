@@ -9,6 +9,7 @@ import pytest
 
 import tcfg
 import tcfg_rocm.plugin
+from tcfg.testing import registry_with
 from tcfg_rocm.facts import processor, processor_names
 from tcfg_rocm.llvm_tools import LLVMTools, find_tools
 
@@ -39,7 +40,7 @@ def variants() -> list[str]:
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_rocm.plugin], autoload=False)
+    return registry_with(tcfg_rocm.plugin)
 
 
 @pytest.fixture(scope="session")

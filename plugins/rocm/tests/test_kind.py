@@ -9,6 +9,7 @@ import pytest
 
 import tcfg
 import tcfg_rocm.plugin
+from tcfg.testing import registry_with
 from tcfg_rocm.facts import processor, processor_names
 
 from .conftest import variants
@@ -185,7 +186,7 @@ def _best_per_call(build: object, runs: int = 2000, repeat: int = 5) -> float:
 def test_building_a_target_costs_what_a_cuda_target_costs(reg: tcfg.Registry) -> None:
     """A new rocm string (a distinct -model each call, so no cache hits) costs about what a cuda one does."""
     cuda_plugin = pytest.importorskip("tcfg_cuda.plugin")
-    both = tcfg.Registry(plugins=[tcfg_rocm.plugin, cuda_plugin], autoload=False)
+    both = registry_with(tcfg_rocm.plugin, cuda_plugin)
     rocm = _best_per_call(lambda i: tcfg.Target(f"rocm -mcpu=gfx90a -model=m{i}", registry=both))
     cuda = _best_per_call(lambda i: tcfg.Target(f"cuda -arch=sm_80 -model=m{i}", registry=both))
     assert rocm < max(40e-6, 1.5 * cuda), f"rocm {rocm * 1e6:.1f} us, cuda {cuda * 1e6:.1f} us per new target"

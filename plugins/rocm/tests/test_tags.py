@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 import tcfg
+import tcfg_rocm.plugin
+from tcfg.testing import check_plugin
 from tcfg_rocm.facts import processor
 from tcfg_rocm.tags import boards
 
@@ -69,3 +71,8 @@ def test_tag_overrides(reg: tcfg.Registry) -> None:
     t = tcfg.Target("amd/mi300x -max_threads_per_block=1024", registry=reg)
     assert t.attrs["max_threads_per_block"] == 1024 and t.attrs["mcpu"] == "gfx942"
     assert tcfg.Target("amd/mi250x", registry=reg).attrs["multi_processor_count"] == 110
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_rocm.plugin)

@@ -7,11 +7,12 @@ import pytest
 import tcfg
 import tcfg_cuda.plugin
 import tcfg_tensorrt.plugin
+from tcfg.testing import registry_with
 
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_cuda.plugin, tcfg_tensorrt.plugin], autoload=False)
+    return registry_with(tcfg_cuda.plugin, tcfg_tensorrt.plugin)
 
 
 @pytest.fixture()

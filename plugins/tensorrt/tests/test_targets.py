@@ -11,6 +11,9 @@ from collections.abc import Callable
 import pytest
 
 import tcfg
+import tcfg_cuda.plugin
+import tcfg_tensorrt.plugin
+from tcfg.testing import check_plugin, registry_with
 from tcfg_tensorrt.byoc import PRECISION_FLAGS, make_compiler
 from tcfg_tensorrt.facts import data
 
@@ -102,7 +105,7 @@ def test_default_version_is_documented_and_used(reg: tcfg.Registry) -> None:
     t = tcfg.Target("cuda -arch=sm_80 -compiler=tensorrt", registry=reg)
     assert t.attrs["trt_version"] == expected
     assert "trt_version" not in t.export()
-    pinned = tcfg.Registry(plugins=[*_plugins()], autoload=False)
+    pinned = registry_with(*_plugins())
     assert make_compiler("10.3").table["trt_version"].default == "10.3"
     assert pinned.compilers("cuda")["tensorrt"].table["trt_version"].default == expected
 
@@ -150,7 +153,7 @@ def test_installed_version_is_none_without_the_module(monkeypatch: pytest.Monkey
 
 
 def test_tags(build: Build) -> None:
-    names = tcfg.Registry(plugins=_plugins(), autoload=False).list_tags("nvidia/")
+    names = registry_with(*_plugins()).list_tags("nvidia/")
     ours = [n for n in names if n.endswith(("/tensorrt", "/tensorrt-11"))]
     assert sorted(ours) == sorted(data()["tags"])
     agx = build("nvidia/jetson-agx-orin/tensorrt")
@@ -245,3 +248,8 @@ def test_building_is_fast(reg: tcfg.Registry) -> None:
             tcfg.Target(text, registry=reg)
         best = min(best, (time.perf_counter() - start) / len(variants))
     assert best < 400e-6, f"{best * 1e6:.1f} µs per target"
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk (beside the plugin it needs): every kind's default, tag and variant; no PluginWarning."""
+    check_plugin(tcfg_tensorrt.plugin, tcfg_cuda.plugin)

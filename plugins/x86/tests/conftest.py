@@ -8,11 +8,12 @@ import pytest
 
 import tcfg
 import tcfg_x86.plugin
+from tcfg.testing import registry_with
 
 
 @pytest.fixture(scope="session")
 def reg() -> tcfg.Registry:
-    return tcfg.Registry(plugins=[tcfg_x86.plugin], autoload=False)
+    return registry_with(tcfg_x86.plugin)
 
 
 @pytest.fixture(scope="session")

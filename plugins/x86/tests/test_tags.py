@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import tcfg_x86.plugin
+from tcfg.testing import check_plugin
 from tcfg_x86.facts import load_json
 
 TAGS = load_json("tags.json")["tags"]
@@ -30,3 +32,8 @@ def test_tag_facts(make) -> None:
     assert not make("aws/c6a.4xlarge").features.avx512f
     t = make("aws/c5.4xlarge -vector-width=512")
     assert t.codegen().to_dict()["preferred_vector_width"] == 512
+
+
+def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
+    """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
+    check_plugin(tcfg_x86.plugin)

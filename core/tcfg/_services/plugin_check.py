@@ -1,0 +1,105 @@
+"""Build everything a plugin registers: the walk shared by ``tcfg.testing.check_plugin`` and ``tcfg plugins --check``.
+
+A plugin's targets are the default target of each kind it registered (``Target("KIND")``),
+each of its tags, and each variant of those tags (``NAME:VARIANT``). The walk asks the
+registry only through ``plugins()`` (a record's ``registered`` kinds and tags) and
+``tag_info(name).variants`` (what a tag declares, before it is built); it builds with ``tcfg.Target(spec, registry=...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from tcfg._registry.registry import PluginRecord, Registry
+
+__all__ = ["BuildFailure", "PluginCheck", "check_record", "plugin_targets"]
+
+
+class BuildFailure(NamedTuple):
+    """One of a plugin's targets that does not build: ``what`` is ``kind``, ``tag`` or ``variant``."""
+
+    what: str
+    name: str
+    error: str
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.name!r} does not build: {self.error}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"what": self.what, "name": self.name, "error": self.error}
+
+
+class PluginCheck(NamedTuple):
+    """What checking one plugin found: how many targets of each sort were built, and every failure.
+
+    ``problem`` is set when the plugin could not be checked at all (it is not loaded, or
+    it failed while its targets were built); its targets were then not all tried.
+    """
+
+    name: str
+    status: str
+    problem: str | None
+    built: dict[str, int]
+    failures: tuple[BuildFailure, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and not self.failures
+
+    def messages(self) -> list[str]:
+        """Each failure as one sentence (the problem first)."""
+        return ([self.problem] if self.problem else []) + [str(f) for f in self.failures]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "status": self.status,
+            "ok": self.ok,
+            "problem": self.problem,
+            "built": dict(self.built),
+            "failures": [f.to_dict() for f in self.failures],
+        }
+
+
+def plugin_targets(registry: Registry, record: PluginRecord) -> Iterator[tuple[str, str]]:
+    """``(what, spec)`` for each target the plugin of ``record`` registered: kinds, then each tag and its variants."""
+    for kind in record.registered.get("kinds", []):
+        yield "kind", kind
+    for tag in record.registered.get("tags", []):
+        yield "tag", tag
+        info = registry.tag_info(tag)  # declared, not built: building it is the check
+        for variant in () if info is None else info.variants:
+            yield "variant", f"{tag}:{variant}"
+
+
+def check_record(registry: Registry, record: PluginRecord | None, name: str) -> PluginCheck:
+    """Build every target of the plugin ``name`` (whose record is ``record``, None if there is none) in ``registry``.
+
+    Every failure is collected, whatever its type. A plugin that is not loaded, or that
+    is no longer loaded once its targets are built (one of its hooks failed meanwhile),
+    has a ``problem`` saying so.
+    """
+    from tcfg._model.target import Target
+
+    if record is None:
+        return PluginCheck(name, "missing", "the plugin did not load (missing)", {}, ())
+    if record.status != "loaded":
+        return PluginCheck(name, record.status, _not_loaded(record), {}, ())
+    built = {"kinds": 0, "tags": 0, "variants": 0}
+    failures: list[BuildFailure] = []
+    for what, spec in plugin_targets(registry, record):
+        built[what + "s"] += 1
+        try:
+            Target(spec, registry=registry)
+        except Exception as exc:  # every failure is reported, whatever its type
+            failures.append(BuildFailure(what, spec, f"{type(exc).__name__}: {exc}"))
+    after = next((r for r in registry.plugins() if r.name == name), record)
+    problem = None if after.status == "loaded" else _not_loaded(after, "failed while its targets were built")
+    return PluginCheck(name, after.status, problem, built, tuple(failures))
+
+
+def _not_loaded(record: PluginRecord, what: str = "did not load") -> str:
+    status = f"{record.status}: {record.error}" if record.error else record.status
+    return f"the plugin {what} ({status})"
