@@ -407,7 +407,7 @@ def test_plugins_check_names_the_tag_that_fails_and_exits_1(capsys: Capture, dri
     status, out, err = run(capsys, drifting, "plugins", "--check")
     assert (status, err) == (1, "")
     assert out.splitlines() == [
-        "drift: tag 'drift/b' does not build: AttributeValueError: target 'drift/b': the vendor withdrew this board",
+        "drift: tag 'drift/b' does not build: AttributeValueError: target 'drift': the vendor withdrew this board",
         "1 failure in 1 plugin of 2 checked (2 kinds, 4 tags, 1 variant tried)",
     ]
     status, out, _ = run(capsys, drifting, "plugins", "--check", "toy")
@@ -430,7 +430,7 @@ def test_plugins_check_json(capsys: Capture, drifting: tcfg.Registry) -> None:
                     {
                         "what": "tag",
                         "name": "drift/b",
-                        "error": "AttributeValueError: target 'drift/b': the vendor withdrew this board",
+                        "error": "AttributeValueError: target 'drift': the vendor withdrew this board",
                     }
                 ],
             }

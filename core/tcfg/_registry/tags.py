@@ -111,7 +111,7 @@ class TagTable:
             raise PluginError(
                 f"tag {info.name!r} of plugin {info.owner!r} does not build: {exc} "
                 f"(check it with: tcfg plugins --check {info.owner})"
-            ) from None
+            ) from exc
         entry = TagEntry(
             info.name, target.export(), target, info.description, info.source, info.owner, info.aliases, info.variants
         )

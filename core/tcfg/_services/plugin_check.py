@@ -3,7 +3,8 @@
 A plugin's targets are the default target of each kind it registered (``Target("KIND")``),
 each of its tags, and each variant of those tags (``NAME:VARIANT``). The walk asks the
 registry only through ``plugins()`` (a record's ``registered`` kinds and tags) and
-``tag_info(name).variants`` (what a tag declares, before it is built); it builds with ``tcfg.Target(spec, registry=...)``.
+``tag_info(name).variants`` (what a tag declares, before it is built); it builds with
+``tcfg.Target(spec, registry=...)``.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def check_record(registry: Registry, record: PluginRecord | None, name: str) -> 
     is no longer loaded once its targets are built (one of its hooks failed meanwhile),
     has a ``problem`` saying so.
     """
+    from tcfg._base.errors import PluginError, TargetError
     from tcfg._model.target import Target
 
     if record is None:
@@ -94,7 +96,9 @@ def check_record(registry: Registry, record: PluginRecord | None, name: str) -> 
         try:
             Target(spec, registry=registry)
         except Exception as exc:  # every failure is reported, whatever its type
-            failures.append(BuildFailure(what, spec, f"{type(exc).__name__}: {exc}"))
+            # A tag's own error, not the PluginError that names its plugin (the check names it).
+            cause = exc.__cause__ if isinstance(exc, PluginError) and isinstance(exc.__cause__, TargetError) else exc
+            failures.append(BuildFailure(what, spec, f"{type(cause).__name__}: {cause}"))
     after = next((r for r in registry.plugins() if r.name == name), record)
     problem = None if after.status == "loaded" else _not_loaded(after, "failed while its targets were built")
     return PluginCheck(name, after.status, problem, built, tuple(failures))
