@@ -1,7 +1,7 @@
 """tcfg against Apache TVM 0.27, side by side on the same targets (issue 8; Unix only).
 
 Usage: ``python bench/bench_vs_tvm.py [--runs N] [--repeat N] [--passes N] [--markdown] [--no-profile]
-[--tvm-venv DIR | --tvm-python PATH] [--no-install]``
+[--tvm-venv DIR | --tvm-python PATH] [--no-install] [--check]``
 
 TVM lives in its own virtual environment (default ``bench/.venv/tvm``, git-ignored),
 created from this interpreter and filled with ``apache-tvm`` 0.27.x from PyPI on first
@@ -23,7 +23,9 @@ target strings never answers; rows marked "cached" repeat one input, which tcfg 
 from that cache (TVM has none). ``export()`` and ``str()`` run once on each of many
 freshly built targets (tcfg keeps a target's text once computed; TVM may too).
 
-The ratio is TVM's time over tcfg's: above 1, tcfg is faster. For every row where tcfg
+The ratio is TVM's time over tcfg's: above 1, tcfg is faster. Issue 25's budget: the fresh
+process (import, one AArch64 target) costs tcfg at most :data:`START_BUDGET` of TVM's
+CPU time; ``--check`` exits 1 when it does not, or when TVM could not be measured. For every row where tcfg
 is slower, the script profiles tcfg's call with :mod:`cProfile` and prints where the time
 goes (unless ``--no-profile``).
 """
@@ -59,6 +61,8 @@ TVM_REQUIREMENT = "apache-tvm>=0.27,<0.28"
 PROFILE_CALLS = 3000
 #: Functions shown per profile.
 PROFILE_TOP = 12
+#: The most tcfg's fresh process (import, one AArch64 target) may cost, as a share of TVM's CPU time.
+START_BUDGET = 0.15
 
 
 @dataclass(frozen=True)
@@ -421,6 +425,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-install", action="store_true", help="do not create the venv or install TVM")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--no-profile", action="store_true", help="do not profile rows where tcfg is slower")
+    parser.add_argument(
+        "--check", action="store_true", help=f"exit 1 unless tcfg's fresh process is <= {START_BUDGET:g}x TVM's"
+    )
     args = parser.parse_args(argv)
 
     tvm = find_tvm(args.tvm_venv, args.tvm_python, not args.no_install)
@@ -440,7 +447,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(profile(r.case))
     else:
         print("\ntcfg is faster than TVM on every row.")
-    return 0
+    return 0 if start_budget_met(results) or not args.check else 1
+
+
+def start_budget_met(results: Sequence[Result]) -> bool:
+    """Print issue 25's start-up budget (tcfg's fresh process CPU over TVM's) and whether it is met."""
+    start = results[0]  # the CPU row of the fresh processes
+    if start.tvm_value is None:
+        print(f"start-up budget (tcfg <= {START_BUDGET:g}x TVM, CPU): not measured (no TVM)")
+        return False
+    share = start.tcfg_value / start.tvm_value
+    met = share <= START_BUDGET
+    print(
+        f"start-up budget: tcfg {start.tcfg_value:.1f} ms / TVM {start.tvm_value:.1f} ms = {share:.3f}x "
+        f"(<= {START_BUDGET:g}x: {'PASS' if met else 'FAIL'})"
+    )
+    return met
 
 
 if __name__ == "__main__":

@@ -8,8 +8,6 @@ use of the names below.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from tcfg._base.errors import (
     AttributeValueError,
@@ -24,10 +22,17 @@ from tcfg._base.errors import (
 from tcfg._base.version import __version__ as __version__
 from tcfg._model import view
 
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing`: importing tcfg does no work,
+#: and :mod:`typing` alone would double a bare interpreter's start-up (docs/performance.md).
+#: Type checkers treat any ``TYPE_CHECKING`` name as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from tcfg._model.kind import TargetKind
+    from tcfg._model.registry_view import RegistryView
     from tcfg._model.target import Target
-    from tcfg._model.view import RegistryView
     from tcfg._registry.registry import PluginRecord, Registry
     from tcfg._services.config import CompilationConfig
     from tcfg._services.dispatch import GenericFunc, generic_func

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing`: ``import tcfg`` loads this
+#: module and must not pay for it (docs/performance.md); type checkers treat any
+#: ``TYPE_CHECKING`` name as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, TypeVar
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
 __all__ = [
     "plugin_code",
@@ -150,6 +155,8 @@ def bounded_repr(value: Any) -> str:
 def shorten(value: Any, limit: int = 200) -> str:
     """``value`` for an error message, cut at ``limit``: a dict or list as a repr bounded in
     depth and size (so a huge input costs nothing to quote), anything else as its text."""
+    from collections.abc import Mapping  # on first use: ``import tcfg`` does not load collections
+
     if isinstance(value, Mapping):
         text = bounded_repr(dict(value))
     elif isinstance(value, (list, tuple)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg._model.view import RegistryView
+from tcfg._model.registry_view import RegistryView
 
 if TYPE_CHECKING:
     from tcfg._build.memo import BuildState

@@ -20,7 +20,7 @@ from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nes
 from tcfg._base.memo import Memo
 
 if TYPE_CHECKING:
-    from tcfg._model.view import RegistryView
+    from tcfg._model.registry_view import RegistryView
 
 __all__ = [
     "Attr",

@@ -14,7 +14,7 @@ from tcfg._model.attrs import Attr, Integer, IntegerChoice, String, StringList, 
 from tcfg._model.features import Feature, FeatureValue
 
 if TYPE_CHECKING:
-    from tcfg._model.view import RegistryView
+    from tcfg._model.registry_view import RegistryView
 
 __all__ = [
     "COMMON_ATTRS",

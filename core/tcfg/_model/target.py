@@ -16,7 +16,7 @@ from tcfg._model.kind import attr_of
 if TYPE_CHECKING:
     from tcfg._model.codegen import Codegen
     from tcfg._model.kind import Compiler, TargetKind
-    from tcfg._model.view import RegistryView
+    from tcfg._model.registry_view import RegistryView
 
 __all__ = ["Target"]
 

@@ -4,58 +4,29 @@ The model (``Target(spec)``, ``TargetKind.schema()``, the CPU parser) needs a re
 and some of its methods (``Target.to_tvm()``, ``TargetKind.schema()``) are carried out
 by services above it. Importing upwards would make a cycle, so:
 
-* :class:`RegistryView` names the few members of a registry that the model uses; the
-  model is typed against it, never against the concrete ``tcfg.Registry``;
+* :class:`~tcfg._model.registry_view.RegistryView` names the few members of a registry
+  that the model uses; the model is typed against it, never against the concrete
+  ``tcfg.Registry``;
 * the package's ``__init__`` (the composition root, which runs before any submodule)
   installs the default-registry provider (:func:`install`) and the services
   (:func:`install_service`) here once, and the model calls :func:`default_registry`
   and :func:`service`. Nothing else is ever installed or patched.
 
-Types that live above this module (``Target``, ``Codegen``, ``CpuParser``,
-``Component``) appear as ``Any`` here: naming them would close an import circle.
+``import tcfg`` loads this module, so it imports nothing, :mod:`typing` included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
-
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing`, which ``import tcfg`` must not
+#: pay for (docs/performance.md); type checkers treat any ``TYPE_CHECKING`` name as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tcfg._model.features import FeatureIndex
+    from collections.abc import Callable
+    from typing import Any
 
-__all__ = ["RegistryView", "default_registry", "install", "install_service", "provider", "service"]
+    from tcfg._model.registry_view import RegistryView
 
-
-class RegistryView(Protocol):
-    """The members of a registry the model uses; ``tcfg.Registry`` is one."""
-
-    @property
-    def features(self) -> FeatureIndex:
-        """Every declared feature name and alias."""
-
-    def target(self, spec: Any, host: Any = None) -> Any:
-        """The ``Target`` for ``spec`` (with ``host``)."""
-
-    def nested(self, spec: Any) -> Any:
-        """The ``Target`` for ``spec`` as an attribute value one level down."""
-
-    def with_attrs(self, target: Any, changes: Mapping[str, Any]) -> Any:
-        """``target`` with some configured attributes replaced (None removes one)."""
-
-    def nested_context(self, depth: int) -> Any:
-        """The ``BuildContext`` for attribute values of a target at nesting ``depth``."""
-
-    def codegen(self, target: Any) -> Any:
-        """The ``Codegen`` the first willing plugin gives for ``target``."""
-
-    def cpu_parsers(self, arch: str | None = None) -> Sequence[Any]:
-        """The registered ``CpuParser``s, in plugin order (given ``arch``: at least those claiming it)."""
-
-    def unclaimed_arch(self, arch: str, triple: str) -> None:
-        """Say that no installed CPU parser claims ``arch`` (if a known plugin would)."""
-
-    def components(self, role: Any) -> Mapping[str, Any]:
-        """The registered executors or runtimes (``Component``) by name."""
+__all__ = ["default_registry", "install", "install_service", "provider", "service"]
 
 
 def _unwired() -> RegistryView:

@@ -15,7 +15,7 @@ from tcfg._model.attrs import Attr, InvalidValue
 
 if TYPE_CHECKING:
     from tcfg._model.kind import TargetKind
-    from tcfg._model.view import RegistryView
+    from tcfg._model.registry_view import RegistryView
 
 __all__ = ["marshmallow_schema"]
 
