@@ -39,7 +39,7 @@ def found(environ: dict[str, str], path: Path | str) -> tuple[list[str], list[st
 def test_a_dist_info_install_is_found_with_its_manifest(tmp_path: Path) -> None:
     (cand,), skipped = discover({}, path=[str(site(tmp_path, "alpha"))])
     assert skipped == []
-    assert (cand.name, cand.distribution, cand.version) == ("alpha", "tcfg-fake-alpha", "0.1")
+    assert (cand.name, cand.origin.name, cand.origin.version) == ("alpha", "tcfg-fake-alpha", "0.1")
     assert cand.provides == frozenset({("kind", "alpha")})
 
 
@@ -55,7 +55,7 @@ def test_extras_are_ignored_when_matching_the_manifest_and_loading(tmp_path: Pat
         version="1.0",
     )
     (cand,), _ = discover({}, path=[str(tmp_path)])
-    assert (cand.name, cand.distribution, cand.version) == ("with_extras", "extra-plugin", "1.0")
+    assert (cand.name, cand.origin.name, cand.origin.version) == ("with_extras", "extra-plugin", "1.0")
     assert cand.provides == frozenset({("kind", "extra")})
     assert cand.load() == 32
 
@@ -71,9 +71,9 @@ def test_the_first_distribution_of_a_name_on_the_path_wins(tmp_path: Path) -> No
     first = site(tmp_path / "first", "alpha", version="2.0")
     second = site(tmp_path / "second", "alpha", version="1.0")
     load, _ = discover({}, path=[str(first), str(second)])
-    assert [(c.name, c.version) for c in load] == [("alpha", "2.0")]
+    assert [(c.name, c.origin.version) for c in load] == [("alpha", "2.0")]
     load, _ = discover({}, path=[str(second), str(first)])
-    assert [(c.name, c.version) for c in load] == [("alpha", "1.0")]
+    assert [(c.name, c.origin.version) for c in load] == [("alpha", "1.0")]
 
 
 def test_a_zipped_distribution_on_sys_path_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,7 +86,7 @@ def test_a_zipped_distribution_on_sys_path_loads(tmp_path: Path, monkeypatch: py
     assert found({}, archive) == (["zipped"], [])
     monkeypatch.syspath_prepend(str(archive))
     (cand,) = [c for c in discover({})[0] if c.name == "zipped"]
-    assert cand.distribution == "tcfg-fake-zipped" and cand.provides == frozenset({("kind", "zipped")})
+    assert cand.origin.name == "tcfg-fake-zipped" and cand.provides == frozenset({("kind", "zipped")})
     module = cand.load()
     assert module.ANSWER == 42 and str(archive) in str(module.__file__)  # type: ignore[attr-defined]
     monkeypatch.delitem(sys.modules, "tcfg_fake_zipped.plugin")

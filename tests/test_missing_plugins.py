@@ -127,9 +127,9 @@ def test_an_arch_no_known_plugin_claims_stays_quiet() -> None:
 
 
 def test_a_disabled_plugin_does_not_warn_about_its_arch(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tcfg._registry.discovery import Skipped
+    from tcfg._registry.discovery import Release, Skipped
 
-    skipped = Skipped("aarch64", "tcfg-plugin-aarch64", "0.1.0", "not listed in TCFG_LOAD_PLUGINS")
+    skipped = Skipped("aarch64", Release("tcfg-plugin-aarch64", "0.1.0"), "not listed in TCFG_LOAD_PLUGINS")
     monkeypatch.setattr("tcfg._registry.loading.discover", lambda environ=None, **_: ([], [skipped]))
     reg = bare(strict=True)
     tcfg.Target("llvm -mtriple=aarch64-linux-gnu", registry=reg)

@@ -10,14 +10,14 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from tcfg._base.errors import PluginWarning, closest, describe_choices
 
 if TYPE_CHECKING:
     import importlib_metadata
 
-__all__ = ["GROUP", "PROVIDES", "Candidate", "Skipped", "discover", "env_flag"]
+__all__ = ["GROUP", "PROVIDES", "Candidate", "Origin", "Release", "Skipped", "discover", "env_flag"]
 
 GROUP = "tcfg"
 #: The group in which a plugin's distribution declares what it provides, one entry per
@@ -39,8 +39,30 @@ def _names(value: str) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
+class Origin(Protocol):
+    """Where a plugin comes from: a distribution's ``name`` and ``version``.
+
+    An installed distribution (``importlib_metadata.Distribution``) reads them from its
+    metadata when they are asked for, which costs a fresh process milliseconds (the
+    ``email`` parser), so they are read only when a record or a message shows them.
+    """
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def version(self) -> str | None: ...
+
+
+class Release(NamedTuple):
+    """An origin known without reading metadata (the core's own)."""
+
+    name: str
+    version: str
+
+
 class Candidate(NamedTuple):
-    """A plugin to load: its entry-point name, distribution, version, loader and manifest.
+    """A plugin to load: its entry-point name, origin (None: in-process), loader and manifest.
 
     ``load`` takes no argument and returns the plugin (an entry point's ``load``).
     ``provides`` is what its distribution declares in the ``tcfg.provides`` group, as
@@ -49,18 +71,16 @@ class Candidate(NamedTuple):
     """
 
     name: str
-    distribution: str | None
-    version: str | None
+    origin: Origin | None
     load: Callable[[], object]
     provides: frozenset[tuple[str, str]] | None = None
 
 
 class Skipped(NamedTuple):
-    """An installed plugin the environment disabled, and which variable did it."""
+    """An installed plugin the environment disabled, its origin, and which variable did it."""
 
     name: str
-    distribution: str | None
-    version: str | None
+    origin: Origin | None
     reason: str
 
 
@@ -89,14 +109,12 @@ def discover(
     load: list[Candidate] = []
     skip: list[Skipped] = []
     for ep, provides in found:
-        dist = ep.dist
-        name, version = (None, None) if dist is None else (dist.name, dist.version)
         if only is not None and ep.name not in only:
-            skip.append(Skipped(ep.name, name, version, "not listed in TCFG_LOAD_PLUGINS"))
+            skip.append(Skipped(ep.name, ep.dist, "not listed in TCFG_LOAD_PLUGINS"))
         elif ep.name in blocked:
-            skip.append(Skipped(ep.name, name, version, "listed in TCFG_DISABLED_PLUGINS"))
+            skip.append(Skipped(ep.name, ep.dist, "listed in TCFG_DISABLED_PLUGINS"))
         else:
-            load.append(Candidate(ep.name, name, version, ep.load, provides))
+            load.append(Candidate(ep.name, ep.dist, ep.load, provides))
     return load, skip
 
 
@@ -112,13 +130,15 @@ def _scan(
     else:
         dists = _first_of_each(importlib_metadata.distributions(path=list(path)))
         everything = importlib_metadata.EntryPoints(ep for dist in dists for ep in dist.entry_points)
-    declared: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    # A distribution's entry points share its one Distribution object: pairing by its
+    # identity reads no metadata (its name would parse every distribution's METADATA).
+    declared: dict[tuple[int, str], set[tuple[str, str]]] = {}
     for ep in everything.select(group=PROVIDES):
         space, _, name = ep.name.partition(".")
-        declared.setdefault((_dist_key(ep), _object_path(ep.value)), set()).add((space, name))
+        declared.setdefault((id(ep.dist), _object_path(ep.value)), set()).add((space, name))
     found = []
     for ep in sorted(everything.select(group=GROUP), key=lambda e: (e.name, e.value)):
-        provided = declared.get((_dist_key(ep), _object_path(ep.value)))
+        provided = declared.get((id(ep.dist), _object_path(ep.value)))
         found.append((ep, None if provided is None else frozenset(provided)))
     return found
 
@@ -134,10 +154,6 @@ def _first_of_each(dists: Iterable[importlib_metadata.IDistribution]) -> list[im
         seen.add(key)
         first.append(dist)
     return first
-
-
-def _dist_key(ep: importlib_metadata.EntryPoint) -> str:
-    return "" if ep.dist is None else _normalise(ep.dist.name or "")
 
 
 def _object_path(value: str) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tcfg._base.errors import PluginError, TargetError
 from tcfg._base.version import __version__
 from tcfg._builtin import plugin as builtin_plugin
-from tcfg._registry.discovery import Candidate, discover, env_flag
+from tcfg._registry.discovery import Candidate, Release, discover, env_flag
 from tcfg._registry.manager import InvalidPlugin, Manager
 from tcfg._registry.records import (
     PluginFailure,
@@ -233,16 +233,16 @@ class Loader:
     # -- what to load --------------------------------------------------------------------
 
     def _load(self) -> None:
-        candidates = [Candidate("core", "tcfg-core", __version__, partial(_same, builtin_plugin))]
+        candidates = [Candidate("core", Release("tcfg-core", __version__), partial(_same, builtin_plugin))]
         for index, obj in enumerate(self._explicit):
             name = getattr(obj, "tcfg_plugin_name", None) or getattr(obj, "__name__", None)
             name = name if isinstance(name, str) else f"plugin{index}"
-            candidates.append(Candidate(name, None, None, partial(_same, obj)))
+            candidates.append(Candidate(name, None, partial(_same, obj)))
         if self.autoload:
             found, skipped = discover(self._environ, path=self._path)
             candidates += found
             for skip in skipped:
-                self.records.append(PluginRecord(skip.name, skip.distribution, skip.version, "disabled", skip.reason))
+                self.records.append(PluginRecord(skip.name, None, None, "disabled", skip.reason, origin=skip.origin))
                 self.manager.block(skip.name)
         # Loaded now: plugins without a manifest (what they provide is known only by loading
         # them), those whose derive hook may add to any target, and every plugin ranked
@@ -345,7 +345,7 @@ class Loader:
 
         Returns None when the plugin fails (its record says why, a warning too).
         """
-        record = PluginRecord(cand.name, cand.distribution, cand.version, "loaded")
+        record = PluginRecord(cand.name, None, None, "loaded", origin=cand.origin)
         self.records.append(record)
         try:
             if any(r.name == cand.name and r is not record for r in self.records):

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tcfg._registry.discovery import Origin
 
 from tcfg._base.errors import PluginWarning
 
@@ -14,9 +17,12 @@ class PluginRecord:
     """What became of one plugin: ``status`` is ``loaded``, ``failed`` or ``disabled``.
 
     ``error`` says why it is not loaded; ``registered`` lists what it registered, by what.
+    ``distribution`` and ``version`` name where it comes from (None for an in-process
+    plugin); given an ``origin`` (an installed distribution) instead, they are read from
+    it when first asked for.
     """
 
-    __slots__ = ("distribution", "error", "name", "registered", "status", "version")
+    __slots__ = ("_distribution", "_origin", "_version", "error", "name", "registered", "status")
 
     def __init__(
         self,
@@ -26,13 +32,32 @@ class PluginRecord:
         status: str,
         error: str | None = None,
         registered: dict[str, list[str]] | None = None,
+        *,
+        origin: Origin | None = None,
     ) -> None:
         self.name = name
-        self.distribution = distribution
-        self.version = version
+        self._distribution = distribution
+        self._version = version
+        self._origin = origin
         self.status = status
         self.error = error
         self.registered: dict[str, list[str]] = {} if registered is None else registered
+
+    def _read_origin(self) -> None:
+        if self._origin is not None:
+            self._distribution, self._version, self._origin = self._origin.name, self._origin.version, None
+
+    @property
+    def distribution(self) -> str | None:
+        """The distribution the plugin comes from (None for an in-process plugin)."""
+        self._read_origin()
+        return self._distribution
+
+    @property
+    def version(self) -> str | None:
+        """Its distribution's version."""
+        self._read_origin()
+        return self._version
 
     def __repr__(self) -> str:
         return (
