@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 import types
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tcfg
-from tcfg.plugin import CpuParser, Derived, DeriveRequest, Feature, Library, TargetKind, hookimpl
+from tcfg.plugin import (
+    Compiler,
+    CpuParser,
+    Derived,
+    DeriveRequest,
+    Feature,
+    Library,
+    TargetKind,
+    hookimpl,
+)
+from tcfg.testing import fake_distribution, registry_with
 
 
 def _plugin(name: str, **hooks: Callable[..., Any]) -> types.SimpleNamespace:
@@ -105,3 +119,98 @@ def test_a_raising_library_rule_is_blamed_on_the_library() -> None:
     with pytest.raises(tcfg.PluginError, match=r"the rule of library 'buggy' \(.*\) failed: RuntimeError: rule bug"):
         tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=buggy", registry=registry)
     assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu -libs=fine", registry=registry).attrs["libs"] == ("fine",)
+
+
+# -- case 3: a kind's or a compiler's parser that exits the process ------------------------------
+
+
+def _exit(request: DeriveRequest) -> Derived:
+    sys.exit(5)
+
+
+def _interrupt(request: DeriveRequest) -> Derived:
+    raise KeyboardInterrupt
+
+
+def test_a_kind_parser_that_exits_is_blamed_on_its_plugin_and_the_process_goes_on() -> None:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("exitkind", "cpu", parser=_exit))
+
+    registry = registry_with(_plugin("exiter", tcfg_register_kinds=register_kinds))
+    exited = r"target 'exitkind': the parser of plugin 'exiter' failed: SystemExit: 5"
+    with pytest.raises(tcfg.PluginError, match=exited):
+        tcfg.Target("exitkind", registry=registry)
+    with pytest.raises(tcfg.PluginError, match="'exiter' failed: SystemExit"):
+        tcfg.Target({"kind": "exitkind"}, registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_a_compiler_parser_that_exits_is_blamed_on_the_compiler() -> None:
+    def register_compilers(register: Callable[[Compiler], None]) -> None:
+        register(Compiler("exitcc", ("llvm",), parser=_exit))
+
+    registry = registry_with(_plugin("exiter", tcfg_register_compilers=register_compilers))
+    spec = "llvm -mtriple=x86_64-linux-gnu -compiler=exitcc"
+    exited = rf"target '{spec}': the parser of compiler 'exitcc' \(kind 'llvm'\) failed: SystemExit: 5"
+    with pytest.raises(tcfg.PluginError, match=exited):
+        tcfg.Target(spec, registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_a_parser_interrupted_by_the_user_is_not_blamed() -> None:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("stopkind", "cpu", parser=_interrupt))
+
+    def register_compilers(register: Callable[[Compiler], None]) -> None:
+        register(Compiler("stopcc", ("llvm",), parser=_interrupt))
+
+    registry = registry_with(
+        _plugin("stopper", tcfg_register_kinds=register_kinds, tcfg_register_compilers=register_compilers)
+    )
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target("stopkind", registry=registry)
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target("llvm -compiler=stopcc", registry=registry)
+
+
+_EXITING_PLUGIN = """
+import sys
+
+from tcfg.plugin import TargetKind, hookimpl
+
+
+def _parse(request):
+    sys.exit(5)
+
+
+@hookimpl
+def tcfg_register_kinds(register):
+    register(TargetKind("exitkind", "cpu", parser=_parse))
+"""
+
+
+def test_an_installed_plugin_whose_parser_exits_gets_an_error_from_the_cli_not_a_silent_exit(tmp_path: Path) -> None:
+    fake_distribution(
+        tmp_path,
+        "tcfg-test-exiter",
+        {"tcfg": {"exiter": "tcfg_test_exiter"}, "tcfg.provides": {"kind.exitkind": "tcfg_test_exiter"}},
+        modules={"tcfg_test_exiter/__init__.py": _EXITING_PLUGIN},
+    )
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
+    environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])
+    environ["TCFG_LOAD_PLUGINS"] = "exiter"
+    done = subprocess.run(
+        [sys.executable, "-m", "tcfg", "show", "exitkind"], capture_output=True, text=True, env=environ, timeout=120
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr.startswith(
+        "tcfg: error: target 'exitkind': the parser of plugin 'exiter' failed: SystemExit: 5"
+    ), done.stderr
+    other = subprocess.run(
+        [sys.executable, "-m", "tcfg", "show", "llvm -mtriple=x86_64-linux-gnu"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=120,
+    )
+    assert (other.returncode, other.stderr) == (0, "")

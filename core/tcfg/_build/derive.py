@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tcfg._base.errors import PluginError, TargetError, shorten
+from tcfg._base.errors import NOT_PLUGIN_FAULTS, PluginError, TargetError, plugin_failed, shorten
 from tcfg._build.memo import NO_PREPARED, Prepared, new_tuple
 from tcfg._model.attrs import InvalidValue
 from tcfg._model.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of
@@ -44,7 +44,7 @@ def parse(
     assert kind.parser is not None
     try:
         derived = kind.parser(new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit included: a parser never exits the process
         _parser_failed(exc, registry, kind, text, "")
     prepared = registry.build_state.vetted.get(id(derived)) or NO_PREPARED
     if prepared.derived is not derived:
@@ -165,22 +165,26 @@ def _run(
 ) -> Derived:
     try:
         derived = parser(request)
-    except Exception as exc:
+    except BaseException as exc:
         _parser_failed(exc, registry, kind, text, compiler)
     if type(derived) is not Derived and not isinstance(derived, Derived):
         raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {derived!r}, not a Derived")
     return derived
 
 
-def _parser_failed(exc: Exception, registry: Tables, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
-    """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block)."""
+def _parser_failed(exc: BaseException, registry: Tables, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
+    """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block).
+
+    A :class:`TargetError` gets the input quoted; ``KeyboardInterrupt`` passes through; any
+    other exception, ``SystemExit`` included, is the parser's failure (a :class:`PluginError`).
+    """
     if isinstance(exc, TargetError):
         raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
+    if isinstance(exc, NOT_PLUGIN_FAULTS):
+        raise exc
     if isinstance(exc, RecursionError):
         raise TargetError(f"target {shorten(text)!r} nests too deeply") from None
-    raise PluginError(
-        f"target {shorten(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
-    ) from exc
+    raise plugin_failed(f"target {shorten(text)!r}: {_parser_name(registry, kind, compiler)}", exc) from exc
 
 
 def _parser_name(registry: Tables, kind: TargetKind, compiler: str) -> str:
