@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import subprocess
 import sys
 import types
@@ -15,13 +16,17 @@ from typing import Any
 import pytest
 
 import tcfg
+from tcfg._base.grammar import RawValue
 from tcfg.plugin import (
+    Attr,
+    AttrType,
     Compiler,
     CpuParser,
     Derived,
     DeriveRequest,
     Feature,
     Library,
+    String,
     TargetKind,
     hookimpl,
 )
@@ -214,3 +219,139 @@ def test_an_installed_plugin_whose_parser_exits_gets_an_error_from_the_cli_not_a
         timeout=120,
     )
     assert (other.returncode, other.stderr) == (0, "")
+
+
+# -- case 9: a plugin's attribute type that raises, or whose values do not hash -----------------
+
+
+class _Broken(AttrType):
+    """An attribute type whose method ``fails`` raises ``error`` (otherwise: one string, held as a 1-tuple)."""
+
+    description = "a broken string"
+
+    def __init__(self, fails: str, error: BaseException) -> None:
+        self.fails, self.error = fails, error
+
+    def _maybe_fail(self, method: str) -> None:
+        if self.fails == method:
+            raise self.error
+
+    def from_text(self, raw: RawValue, build: Any) -> Any:
+        self._maybe_fail("from_text")
+        return (raw.text,)
+
+    def check(self, value: Any, build: Any) -> Any:
+        self._maybe_fail("check")
+        return (value,)
+
+    def to_text(self, value: Any) -> str:
+        self._maybe_fail("to_text")
+        return str(value[0])
+
+    def to_json(self, value: Any) -> Any:
+        self._maybe_fail("to_json")
+        return value[0]
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string"}
+
+    def text_bound(self) -> int | None:
+        return 64  # printed on demand only (a type without a bound is printed when built, to be measured)
+
+
+class _Listing(AttrType):
+    """An attribute type that holds its values as lists (which do not hash)."""
+
+    description = "a list"
+
+    def from_text(self, raw: RawValue, build: Any) -> Any:
+        return raw.text.split(",")
+
+    def check(self, value: Any, build: Any) -> Any:
+        return list(value)
+
+    def to_text(self, value: Any) -> str:
+        return ",".join(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array"}
+
+
+def _kind_plugin(*attrs: Attr, parser: Any = None) -> types.SimpleNamespace:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("typed", "cpu", attrs=attrs, parser=parser))
+
+    return _plugin("typer", tcfg_register_kinds=register_kinds)
+
+
+_BLAME = r"test_isolation\._Broken\.{method} of attribute 'odd' of kind 'typed' \(plugin 'typer'\) failed: {error}"
+
+
+@pytest.mark.parametrize(("error", "shown"), [(KeyError("k"), "KeyError: 'k'"), (SystemExit(3), "SystemExit: 3")])
+def test_an_attribute_type_that_raises_reading_is_blamed_by_name(error: BaseException, shown: str) -> None:
+    attrs = Attr("odd", _Broken("from_text", error)), Attr("even", _Broken("check", error))
+    registry = registry_with(_kind_plugin(*attrs))
+    for spec in ("typed -odd=1", "typed -odd='1'"):  # the text shortcut and the full reader
+        blamed = f"target {re.escape(repr(spec))}: [\\w.]*" + _BLAME.format(method="from_text", error=shown)
+        with pytest.raises(tcfg.PluginError, match=blamed):
+            tcfg.Target(spec, registry=registry)
+    checked = r"_Broken\.check of attribute 'even' of kind 'typed' \(plugin 'typer'\)"
+    with pytest.raises(tcfg.PluginError, match=checked):
+        tcfg.Target({"kind": "typed", "even": "1"}, registry=registry)
+    with pytest.raises(tcfg.PluginError, match=r"_Broken\.check of attribute 'even'"):
+        tcfg.Target('{"kind": "typed", "even": "1"}', registry=registry)
+    assert str(tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry)) == "typed -odd=1"
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_an_attribute_type_that_raises_printing_is_blamed_by_name() -> None:
+    attrs = Attr("odd", _Broken("to_text", TypeError("no text"))), Attr("even", _Broken("to_json", KeyError("j")))
+    registry = registry_with(_kind_plugin(*attrs))
+    target = tcfg.Target("typed -odd=1", registry=registry)
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="to_text", error="TypeError: no text")):
+        str(target)
+    with pytest.raises(tcfg.PluginError, match=r"_Broken\.to_json of attribute 'even' of kind 'typed'.*KeyError: 'j'"):
+        tcfg.Target("typed -even=2", registry=registry).export()
+    assert hash(target) == hash(tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry))
+    unbounded = _Broken("to_text", TypeError("no text"))
+    unbounded.text_bound = lambda: None  # type: ignore[method-assign]
+    measured = registry_with(_kind_plugin(Attr("odd", unbounded)))
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="to_text", error="TypeError: no text")):
+        tcfg.Target("typed -odd=1", registry=measured)  # its text is measured as it is built
+
+
+def test_an_attribute_type_check_that_raises_on_a_parsers_value_is_blamed_by_name() -> None:
+    def parser(request: DeriveRequest) -> Derived:
+        return Derived(attrs={**request.attrs, "odd": "set"})
+
+    registry = registry_with(_kind_plugin(Attr("odd", _Broken("check", KeyError("p"))), parser=parser))
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="check", error="KeyError: 'p'")):
+        tcfg.Target("typed", registry=registry)
+
+
+def test_an_attribute_type_that_raises_keyboard_interrupt_is_not_blamed() -> None:
+    registry = registry_with(_kind_plugin(Attr("odd", _Broken("check", KeyboardInterrupt()))))
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry)
+
+
+def test_an_unhashable_attribute_value_is_refused_when_the_target_is_built() -> None:
+    registry = registry_with(_kind_plugin(Attr("items", _Listing()), Attr("plain", String())))
+    refused = (
+        r"test_isolation\._Listing of attribute 'items' of kind 'typed' \(plugin 'typer'\) "
+        r"gave the unhashable value \['a', 'b'\]"
+    )
+    for spec in ("typed -items=a,b", "typed -items='a,b'", {"kind": "typed", "items": ["a", "b"]}):
+        with pytest.raises(tcfg.PluginError, match=refused):
+            tcfg.Target(spec, registry=registry)
+    assert hash(tcfg.Target("typed -plain=x", registry=registry))  # other attributes of the kind build
+
+
+def test_an_unhashable_value_a_parser_sets_is_refused() -> None:
+    def parser(request: DeriveRequest) -> Derived:
+        return Derived(attrs={**request.attrs, "items": ["set"]})
+
+    registry = registry_with(_kind_plugin(Attr("items", _Listing()), parser=parser))
+    refused = r"_Listing of attribute 'items' of kind 'typed'.*unhashable value \['set'\]"
+    with pytest.raises(tcfg.PluginError, match=refused):
+        tcfg.Target("typed", registry=registry)
