@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import re
+import subprocess
+import sys
 import types
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tcfg
-from tcfg.plugin import CpuParser, Derived, DeriveRequest, Feature, Library, TargetKind, hookimpl
+from tcfg._base.grammar import RawValue
+from tcfg.plugin import (
+    Attr,
+    AttrType,
+    Compiler,
+    CpuParser,
+    Derived,
+    DeriveRequest,
+    Feature,
+    Library,
+    String,
+    TargetKind,
+    hookimpl,
+)
+from tcfg.testing import fake_distribution, registry_with
 
 
 def _plugin(name: str, **hooks: Callable[..., Any]) -> types.SimpleNamespace:
@@ -250,3 +269,234 @@ def test_lazy_and_eager_loading_give_a_contested_name_to_the_first_plugin_by_ran
     for registry in (eager, lazy):
         assert [(r.name, r.status) for r in registry.plugins()][1:] == [("first", "loaded"), ("second", "failed")]
         assert registry.features.aliases["has_unit"] == "first_unit"
+
+
+# -- case 3: a kind's or a compiler's parser that exits the process ------------------------------
+
+
+def _exit(request: DeriveRequest) -> Derived:
+    sys.exit(5)
+
+
+def _interrupt(request: DeriveRequest) -> Derived:
+    raise KeyboardInterrupt
+
+
+def test_a_kind_parser_that_exits_is_blamed_on_its_plugin_and_the_process_goes_on() -> None:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("exitkind", "cpu", parser=_exit))
+
+    registry = registry_with(_plugin("exiter", tcfg_register_kinds=register_kinds))
+    exited = r"target 'exitkind': the parser of plugin 'exiter' failed: SystemExit: 5"
+    with pytest.raises(tcfg.PluginError, match=exited):
+        tcfg.Target("exitkind", registry=registry)
+    with pytest.raises(tcfg.PluginError, match="'exiter' failed: SystemExit"):
+        tcfg.Target({"kind": "exitkind"}, registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_a_compiler_parser_that_exits_is_blamed_on_the_compiler() -> None:
+    def register_compilers(register: Callable[[Compiler], None]) -> None:
+        register(Compiler("exitcc", ("llvm",), parser=_exit))
+
+    registry = registry_with(_plugin("exiter", tcfg_register_compilers=register_compilers))
+    spec = "llvm -mtriple=x86_64-linux-gnu -compiler=exitcc"
+    exited = rf"target '{spec}': the parser of compiler 'exitcc' \(kind 'llvm'\) failed: SystemExit: 5"
+    with pytest.raises(tcfg.PluginError, match=exited):
+        tcfg.Target(spec, registry=registry)
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_a_parser_interrupted_by_the_user_is_not_blamed() -> None:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("stopkind", "cpu", parser=_interrupt))
+
+    def register_compilers(register: Callable[[Compiler], None]) -> None:
+        register(Compiler("stopcc", ("llvm",), parser=_interrupt))
+
+    registry = registry_with(
+        _plugin("stopper", tcfg_register_kinds=register_kinds, tcfg_register_compilers=register_compilers)
+    )
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target("stopkind", registry=registry)
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target("llvm -compiler=stopcc", registry=registry)
+
+
+_EXITING_PLUGIN = """
+import sys
+
+from tcfg.plugin import TargetKind, hookimpl
+
+
+def _parse(request):
+    sys.exit(5)
+
+
+@hookimpl
+def tcfg_register_kinds(register):
+    register(TargetKind("exitkind", "cpu", parser=_parse))
+"""
+
+
+def test_an_installed_plugin_whose_parser_exits_gets_an_error_from_the_cli_not_a_silent_exit(tmp_path: Path) -> None:
+    fake_distribution(
+        tmp_path,
+        "tcfg-test-exiter",
+        {"tcfg": {"exiter": "tcfg_test_exiter"}, "tcfg.provides": {"kind.exitkind": "tcfg_test_exiter"}},
+        modules={"tcfg_test_exiter/__init__.py": _EXITING_PLUGIN},
+    )
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TCFG_")}
+    environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])
+    environ["TCFG_LOAD_PLUGINS"] = "exiter"
+    done = subprocess.run(
+        [sys.executable, "-m", "tcfg", "show", "exitkind"], capture_output=True, text=True, env=environ, timeout=120
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr.startswith(
+        "tcfg: error: target 'exitkind': the parser of plugin 'exiter' failed: SystemExit: 5"
+    ), done.stderr
+    other = subprocess.run(
+        [sys.executable, "-m", "tcfg", "show", "llvm -mtriple=x86_64-linux-gnu"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=120,
+    )
+    assert (other.returncode, other.stderr) == (0, "")
+
+
+# -- case 9: a plugin's attribute type that raises, or whose values do not hash -----------------
+
+
+class _Broken(AttrType):
+    """An attribute type whose method ``fails`` raises ``error`` (otherwise: one string, held as a 1-tuple)."""
+
+    description = "a broken string"
+
+    def __init__(self, fails: str, error: BaseException) -> None:
+        self.fails, self.error = fails, error
+
+    def _maybe_fail(self, method: str) -> None:
+        if self.fails == method:
+            raise self.error
+
+    def from_text(self, raw: RawValue, build: Any) -> Any:
+        self._maybe_fail("from_text")
+        return (raw.text,)
+
+    def check(self, value: Any, build: Any) -> Any:
+        self._maybe_fail("check")
+        return (value,)
+
+    def to_text(self, value: Any) -> str:
+        self._maybe_fail("to_text")
+        return str(value[0])
+
+    def to_json(self, value: Any) -> Any:
+        self._maybe_fail("to_json")
+        return value[0]
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string"}
+
+    def text_bound(self) -> int | None:
+        return 64  # printed on demand only (a type without a bound is printed when built, to be measured)
+
+
+class _Listing(AttrType):
+    """An attribute type that holds its values as lists (which do not hash)."""
+
+    description = "a list"
+
+    def from_text(self, raw: RawValue, build: Any) -> Any:
+        return raw.text.split(",")
+
+    def check(self, value: Any, build: Any) -> Any:
+        return list(value)
+
+    def to_text(self, value: Any) -> str:
+        return ",".join(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array"}
+
+
+def _kind_plugin(*attrs: Attr, parser: Any = None) -> types.SimpleNamespace:
+    def register_kinds(register: Callable[[TargetKind], None]) -> None:
+        register(TargetKind("typed", "cpu", attrs=attrs, parser=parser))
+
+    return _plugin("typer", tcfg_register_kinds=register_kinds)
+
+
+_BLAME = r"test_isolation\._Broken\.{method} of attribute 'odd' of kind 'typed' \(plugin 'typer'\) failed: {error}"
+
+
+@pytest.mark.parametrize(("error", "shown"), [(KeyError("k"), "KeyError: 'k'"), (SystemExit(3), "SystemExit: 3")])
+def test_an_attribute_type_that_raises_reading_is_blamed_by_name(error: BaseException, shown: str) -> None:
+    attrs = Attr("odd", _Broken("from_text", error)), Attr("even", _Broken("check", error))
+    registry = registry_with(_kind_plugin(*attrs))
+    for spec in ("typed -odd=1", "typed -odd='1'"):  # the text shortcut and the full reader
+        blamed = f"target {re.escape(repr(spec))}: [\\w.]*" + _BLAME.format(method="from_text", error=shown)
+        with pytest.raises(tcfg.PluginError, match=blamed):
+            tcfg.Target(spec, registry=registry)
+    checked = r"_Broken\.check of attribute 'even' of kind 'typed' \(plugin 'typer'\)"
+    with pytest.raises(tcfg.PluginError, match=checked):
+        tcfg.Target({"kind": "typed", "even": "1"}, registry=registry)
+    with pytest.raises(tcfg.PluginError, match=r"_Broken\.check of attribute 'even'"):
+        tcfg.Target('{"kind": "typed", "even": "1"}', registry=registry)
+    assert str(tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry)) == "typed -odd=1"
+    assert tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry).kind.name == "llvm"
+
+
+def test_an_attribute_type_that_raises_printing_is_blamed_by_name() -> None:
+    attrs = Attr("odd", _Broken("to_text", TypeError("no text"))), Attr("even", _Broken("to_json", KeyError("j")))
+    registry = registry_with(_kind_plugin(*attrs))
+    target = tcfg.Target("typed -odd=1", registry=registry)
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="to_text", error="TypeError: no text")):
+        str(target)
+    with pytest.raises(tcfg.PluginError, match=r"_Broken\.to_json of attribute 'even' of kind 'typed'.*KeyError: 'j'"):
+        tcfg.Target("typed -even=2", registry=registry).export()
+    assert hash(target) == hash(tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry))
+    unbounded = _Broken("to_text", TypeError("no text"))
+    unbounded.text_bound = lambda: None  # type: ignore[method-assign]
+    measured = registry_with(_kind_plugin(Attr("odd", unbounded)))
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="to_text", error="TypeError: no text")):
+        tcfg.Target("typed -odd=1", registry=measured)  # its text is measured as it is built
+
+
+def test_an_attribute_type_check_that_raises_on_a_parsers_value_is_blamed_by_name() -> None:
+    def parser(request: DeriveRequest) -> Derived:
+        return Derived(attrs={**request.attrs, "odd": "set"})
+
+    registry = registry_with(_kind_plugin(Attr("odd", _Broken("check", KeyError("p"))), parser=parser))
+    with pytest.raises(tcfg.PluginError, match=_BLAME.format(method="check", error="KeyError: 'p'")):
+        tcfg.Target("typed", registry=registry)
+
+
+def test_an_attribute_type_that_raises_keyboard_interrupt_is_not_blamed() -> None:
+    registry = registry_with(_kind_plugin(Attr("odd", _Broken("check", KeyboardInterrupt()))))
+    with pytest.raises(KeyboardInterrupt):
+        tcfg.Target({"kind": "typed", "odd": "1"}, registry=registry)
+
+
+def test_an_unhashable_attribute_value_is_refused_when_the_target_is_built() -> None:
+    registry = registry_with(_kind_plugin(Attr("items", _Listing()), Attr("plain", String())))
+    refused = (
+        r"test_isolation\._Listing of attribute 'items' of kind 'typed' \(plugin 'typer'\) "
+        r"gave the unhashable value \['a', 'b'\]"
+    )
+    for spec in ("typed -items=a,b", "typed -items='a,b'", {"kind": "typed", "items": ["a", "b"]}):
+        with pytest.raises(tcfg.PluginError, match=refused):
+            tcfg.Target(spec, registry=registry)
+    assert hash(tcfg.Target("typed -plain=x", registry=registry))  # other attributes of the kind build
+
+
+def test_an_unhashable_value_a_parser_sets_is_refused() -> None:
+    def parser(request: DeriveRequest) -> Derived:
+        return Derived(attrs={**request.attrs, "items": ["set"]})
+
+    registry = registry_with(_kind_plugin(Attr("items", _Listing()), parser=parser))
+    refused = r"_Listing of attribute 'items' of kind 'typed'.*unhashable value \['set'\]"
+    with pytest.raises(tcfg.PluginError, match=refused):
+        tcfg.Target("typed", registry=registry)

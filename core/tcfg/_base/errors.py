@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 __all__ = [
+    "NOT_PLUGIN_FAULTS",
     "plugin_code",
+    "plugin_failed",
     "AttributeValueError",
     "PluginError",
     "PluginWarning",
@@ -97,6 +99,11 @@ for _error in (
 MAX_NAME = 256
 
 
+#: What code a plugin supplied may raise without having failed: its word on the input
+#: (a :class:`TargetError`) and what the user or the interpreter asked for.
+NOT_PLUGIN_FAULTS = (TargetError, KeyboardInterrupt, GeneratorExit)
+
+
 def plugin_code(what: str, call: Callable[[], T]) -> T:
     """``call()``, code a plugin supplied (a rule, a CPU parser's method), blamed on ``what`` if it breaks.
 
@@ -106,10 +113,17 @@ def plugin_code(what: str, call: Callable[[], T]) -> T:
     """
     try:
         return call()
-    except (TargetError, KeyboardInterrupt, GeneratorExit):
+    except NOT_PLUGIN_FAULTS:
         raise
     except BaseException as exc:
-        raise PluginError(f"{what} failed: {type(exc).__name__}: {shorten(str(exc))}") from exc
+        raise plugin_failed(what, exc) from exc
+
+
+def plugin_failed(what: str, exc: BaseException) -> PluginError:
+    """The error for code a plugin supplied that raised ``exc`` (none of :data:`NOT_PLUGIN_FAULTS`),
+    blamed on ``what``; raise it ``from exc``. ``SystemExit`` is such a failure: plugin code never
+    exits the process."""
+    return PluginError(f"{what} failed: {type(exc).__name__}: {shorten(str(exc))}")
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:

@@ -11,10 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tcfg._base.errors import PluginError, TargetError, shorten
+from tcfg._base.errors import NOT_PLUGIN_FAULTS, PluginError, TargetError, plugin_failed, shorten
 from tcfg._build.memo import NO_PREPARED, Prepared, new_tuple
-from tcfg._model.attrs import InvalidValue
-from tcfg._model.kind import Compiler, Derived, DeriveRequest, Parser, TargetKind, attr_of
+from tcfg._model.attrs import InvalidValue, hashable_values
+from tcfg._model.kind import (
+    Compiler,
+    Derived,
+    DeriveRequest,
+    Parser,
+    TargetKind,
+    attr_of,
+    attr_type_failed,
+    check_hashable,
+)
 
 if TYPE_CHECKING:
     from tcfg._build.tables import Tables
@@ -44,7 +53,7 @@ def parse(
     assert kind.parser is not None
     try:
         derived = kind.parser(new_tuple(DeriveRequest, (kind.name, full, registry, _NO_FEATURES)))
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit included: a parser never exits the process
         _parser_failed(exc, registry, kind, text, "")
     prepared = registry.build_state.vetted.get(id(derived)) or NO_PREPARED
     if prepared.derived is not derived:
@@ -54,7 +63,7 @@ def parse(
         dropped = full.keys() - derived.attrs.keys()
         if dropped:
             raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
-        changes = _checked_changes(registry, kind, compiler, full, derived.attrs, depth)
+        changes = _checked_changes(registry, kind, compiler, full, derived.attrs, text, depth)
     if parse_key is not None and "native" not in map(full.get, kind.parse_reads):
         registry.build_state.parse_memo.put(parse_key, (prepared, changes))
     return prepared, changes
@@ -72,7 +81,7 @@ def _prepare(
         raise PluginError(f"{_parser_name(registry, kind, '')} returned {derived!r}, not a Derived")
     if derived.features:
         vet_features(registry, derived.features, text)
-    implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, depth) if derived.defaults else {}
+    implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, text, depth) if derived.defaults else {}
     prepared = Prepared(
         derived,
         implied,
@@ -133,9 +142,10 @@ def _checked_changes(
     compiler: Compiler | None,
     full: Mapping[str, Any],
     returned: Mapping[str, Any],
+    text: Any,
     depth: int,
 ) -> dict[str, Any]:
-    """The attributes a parser returned that differ from ``full``, type-checked."""
+    """The attributes a parser returned that differ from ``full``, type-checked (and hashable)."""
     changes = {}
     for key, value in returned.items():
         if full.get(key, MISSING) == value:
@@ -147,6 +157,10 @@ def _checked_changes(
             changes[key] = attr.type.check(value, registry.build_state.contexts.get(depth) or registry.nested_context(depth))
         except InvalidValue as exc:
             raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {value!r}, which {exc}") from None
+        except BaseException as exc:
+            attr_type_failed(exc, registry, kind, compiler, key, "check", text)
+        if not hashable_values(attr.type):
+            check_hashable(registry, kind, compiler, (key,), changes, text)
     return changes
 
 
@@ -165,22 +179,26 @@ def _run(
 ) -> Derived:
     try:
         derived = parser(request)
-    except Exception as exc:
+    except BaseException as exc:
         _parser_failed(exc, registry, kind, text, compiler)
     if type(derived) is not Derived and not isinstance(derived, Derived):
         raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {derived!r}, not a Derived")
     return derived
 
 
-def _parser_failed(exc: Exception, registry: Tables, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
-    """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block)."""
+def _parser_failed(exc: BaseException, registry: Tables, kind: TargetKind, text: Any, compiler: str) -> NoReturn:
+    """Raise the error for a parser that raised ``exc`` (call it in the ``except`` block).
+
+    A :class:`TargetError` gets the input quoted; ``KeyboardInterrupt`` passes through; any
+    other exception, ``SystemExit`` included, is the parser's failure (a :class:`PluginError`).
+    """
     if isinstance(exc, TargetError):
         raise type(exc)(f"target {shorten(text)!r}: {exc}") from None
+    if isinstance(exc, NOT_PLUGIN_FAULTS):
+        raise exc
     if isinstance(exc, RecursionError):
         raise TargetError(f"target {shorten(text)!r} nests too deeply") from None
-    raise PluginError(
-        f"target {shorten(text)!r}: {_parser_name(registry, kind, compiler)} failed: {type(exc).__name__}: {exc}"
-    ) from exc
+    raise plugin_failed(f"target {shorten(text)!r}: {_parser_name(registry, kind, compiler)}", exc) from exc
 
 
 def _parser_name(registry: Tables, kind: TargetKind, compiler: str) -> str:

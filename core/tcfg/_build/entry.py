@@ -17,7 +17,7 @@ from tcfg._build.memo import MAX_DEPTH
 from tcfg._build.pipeline import finish
 from tcfg._build.readers import from_text, read_dict
 from tcfg._build.size import check_size
-from tcfg._model.attrs import LongValue
+from tcfg._model.attrs import BuilderSignal, LongValue
 from tcfg._model.target import Target
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Targ
     return target
 
 
-class _TooDeep(Exception):
+class _TooDeep(BuilderSignal):
     """Raised past :data:`MAX_DEPTH`; passes through the nested levels to the outermost one."""
 
 

@@ -73,19 +73,28 @@ class Shape:
     which of the attributes the kind's parser reads are among the names; a parse-memo
     key is it and their values (``pick``: None if there are none), so targets that
     differ in other names share parses. ``measure``: an outermost target of this shape has
-    its canonical text measured (see ``tcfg._build.pipeline``). (A slotted class: the
+    its canonical text measured (see ``tcfg._build.pipeline``). ``unsure``: the names whose
+    types do not give hashable values by construction (a plugin's types; see
+    :func:`~tcfg._model.attrs.hashable_values`), whose values the builder hashes once per
+    target, since every Target must hash. (A slotted class: the
     builder reads these on every target, faster than a named tuple's fields.)
     """
 
-    __slots__ = ("measure", "order", "pick", "reads")
+    __slots__ = ("measure", "order", "pick", "reads", "unsure")
 
     def __init__(
-        self, order: tuple[str, ...], reads: str, pick: Callable[[Mapping[str, Any]], Any] | None, measure: bool
+        self,
+        order: tuple[str, ...],
+        reads: str,
+        pick: Callable[[Mapping[str, Any]], Any] | None,
+        measure: bool,
+        unsure: tuple[str, ...] = (),
     ) -> None:
         self.order = order
         self.reads = reads
         self.pick = pick
         self.measure = measure
+        self.unsure = unsure
 
 
 class BuildState:

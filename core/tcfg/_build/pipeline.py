@@ -19,8 +19,8 @@ from tcfg._build.derive import MISSING, merged, more_derived, parse, unique, vet
 from tcfg._build.lookup import attribute_named, compiler_named
 from tcfg._build.memo import NOTHING, Shape
 from tcfg._build.size import check_size
-from tcfg._model.attrs import TargetList
-from tcfg._model.kind import Compiler, DeriveRequest, TargetKind, check_libs
+from tcfg._model.attrs import TargetList, hashable_values
+from tcfg._model.kind import Compiler, DeriveRequest, TargetKind, check_hashable, check_libs
 from tcfg._model.target import Target
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ def finish(
     shape_key = (kind.name, compiler_name, *attrs)
     state = registry.build_state
     shape = state.shapes.get(shape_key) or _new_shape(registry, shape_key, kind, compiler, attrs)
+    if shape.unsure:  # before the values are hashed as a parse-memo key
+        check_hashable(registry, kind, compiler, shape.unsure, attrs, text)
     order = shape.order
     given = attrs  # what overrides the defaults in the target's attributes
     if kind.parser is None:
@@ -151,6 +153,7 @@ def _new_shape(
     signature = " ".join((kind.name, compiler.name if compiler else "", *reads))  # names hold no spaces
     table = kind._table if compiler is None else {**compiler.table, **kind._table}
     types = [table[name].type for name in order if name in table]
+    unsure = tuple(name for name in order if name in table and not hashable_values(table[name].type))
     bounds = [kind_type.text_bound() for kind_type in types]
     measure = (
         any(isinstance(kind_type, TargetList) for kind_type in types)
@@ -158,7 +161,7 @@ def _new_shape(
         or len(kind.name) + sum(len(name) + len(' -"":=,') for name in order) + sum(filter(None, bounds))
         > MAX_TEXT // 2
     )
-    shape = Shape(order, signature, itemgetter(*reads) if reads else None, measure)
+    shape = Shape(order, signature, itemgetter(*reads) if reads else None, measure, unsure)
     registry.build_state.shapes.put(key, shape)
     return shape
 

@@ -30,12 +30,13 @@ from tcfg._build.lookup import attribute_named, compiler_named, unknown_head
 from tcfg._build.memo import OPTION_WORDS_LIMIT, new_tuple
 from tcfg._build.pipeline import finish
 from tcfg._build.size import check_length, check_size, long_text
-from tcfg._model.attrs import InvalidValue, LongValue
-from tcfg._model.kind import TargetKind, attr_of
+from tcfg._model.attrs import NOT_TYPE_FAULTS, InvalidValue, LongValue
+from tcfg._model.kind import TargetKind, attr_of, attr_type_failed
 
 if TYPE_CHECKING:
     from tcfg._build.tables import Tables
     from tcfg._model.attrs import Attr, BuildContext
+    from tcfg._model.kind import Compiler
     from tcfg._model.target import Target
 
 __all__ = ["from_text", "read_dict"]
@@ -149,6 +150,10 @@ def _word_value(attr: Attr, text: str, nested: BuildContext) -> Any:
         return attr.type.from_text(new_tuple(RawValue, (text, commas, False)), nested)
     except (InvalidValue, TargetError):
         return _DECLINED
+    except BaseException as exc:  # a plugin's type failed: the full reader says so, with the position
+        if isinstance(exc, NOT_TYPE_FAULTS):
+            raise
+        return _DECLINED
 
 
 def _from_tokens(registry: Tables, text: str, depth: int) -> Target:
@@ -187,13 +192,15 @@ def _from_tokens(registry: Tables, text: str, depth: int) -> Target:
             raise AttributeValueError(
                 f"target {shorten(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
-        given[opt.key] = _convert_text(attr, opt, text, nested)
+        given[opt.key] = _convert_text(registry, kind, compiler, attr, opt, text, nested)
     if not base:
         return finish(registry, kind, given, text, depth, checked=True)
     return _finish_over_tag(registry, kind, base, given, text, depth)
 
 
-def _convert_text(attr: Attr, opt: Option, text: str, nested: BuildContext) -> Any:
+def _convert_text(
+    registry: Tables, kind: TargetKind, compiler: Compiler | None, attr: Attr, opt: Option, text: str, nested: BuildContext
+) -> Any:
     if opt.value is None:
         return True
     try:
@@ -204,6 +211,8 @@ def _convert_text(attr: Attr, opt: Option, text: str, nested: BuildContext) -> A
         ) from None
     except TargetError as exc:
         raise type(exc)(f"target {shorten(text)!r}: in -{opt.key}: {exc}") from None
+    except BaseException as exc:
+        attr_type_failed(exc, registry, kind, compiler, opt.key, "from_text", text)
 
 
 def read_dict(
@@ -276,6 +285,8 @@ def read_dict(
             raise AttributeValueError(f"target {shorten(text)!r}: {key!r} {exc}") from None
         except TargetError as exc:
             raise type(exc)(f"target {shorten(text)!r}: in {key!r}: {exc}") from None
+        except BaseException as exc:
+            attr_type_failed(exc, registry, kind, compiler, key, "check", text)
     if not base:
         return finish(registry, kind, given, text, depth, True, long_values)
     return _finish_over_tag(registry, kind, base, given, text, depth, long_values)

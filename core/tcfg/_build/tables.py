@@ -58,8 +58,5 @@ class Tables(RegistryView, Protocol):
     def call_derive_hooks(self, request: DeriveRequest) -> list[tuple[str, Derived]]:
         """What each ``tcfg_derive_target`` implementation adds for ``request``."""
 
-    def owner(self, space: str, name: str) -> str:
-        """The plugin that registered ``name`` in ``space``."""
-
     def with_attrs(self, target: Any, changes: Mapping[str, Any]) -> Any:
         """``target`` with some configured attributes replaced (None removes one)."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tcfg._base.errors import NOT_PLUGIN_FAULTS
 from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
 from tcfg._base.memo import Memo
 
@@ -36,8 +37,11 @@ __all__ = [
     "TargetList",
     "TargetValue",
     "BuildContext",
+    "BuilderSignal",
     "FEW_ITEMS",
+    "NOT_TYPE_FAULTS",
     "SHORT_TEXT",
+    "hashable_values",
 ]
 
 
@@ -80,7 +84,18 @@ FEW_ITEMS = 16
 _ESCAPED = 6
 
 
-class LongValue(Exception):
+class BuilderSignal(Exception):
+    """An exception the builder raises to itself through attribute types (:class:`LongValue`,
+    nesting too deep): never an attribute type's failure."""
+
+
+#: What an attribute type's method may raise without having failed (besides
+#: :class:`InvalidValue`, its word on a value): see :data:`tcfg._base.errors.NOT_PLUGIN_FAULTS`.
+#: A ``RecursionError`` is the nesting's, not the type's.
+NOT_TYPE_FAULTS = (*NOT_PLUGIN_FAULTS, BuilderSignal, RecursionError)
+
+
+class LongValue(BuilderSignal):
     """Raised by a check in a counting context (``build.counts``) for a value over its short bound.
 
     The builder then reads the dict again in an ordinary context and measures the whole
@@ -408,6 +423,19 @@ class TargetList(AttrType):
 
     def text_bound(self) -> int:
         return 0  # never accepted in a counting context
+
+
+#: The core's types whose every value is hashable by construction (exactly these classes:
+#: a subclass may return anything).
+_HASHABLE_TYPES = frozenset({String, Integer, Boolean, Choice, IntegerChoice, TargetValue, TargetList})
+
+
+def hashable_values(attr_type: AttrType) -> bool:
+    """Whether every value ``attr_type`` gives is hashable by construction (the core's types); the
+    builder checks the values of any other type (a plugin's), since a :class:`Target` must hash."""
+    if type(attr_type) is StringList:
+        return type(attr_type.item) in _HASHABLE_TYPES
+    return type(attr_type) in _HASHABLE_TYPES
 
 
 @dataclass(frozen=True)

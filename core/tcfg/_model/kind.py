@@ -6,11 +6,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
+from tcfg._base.errors import (
+    NOT_PLUGIN_FAULTS,
+    AttributeValueError,
+    PluginError,
+    bounded_repr,
+    describe_choices,
+    plugin_code,
+    plugin_failed,
+    shorten,
+)
 from tcfg._base.grammar import NAME
-from tcfg._model.attrs import Attr, Integer, IntegerChoice, String, StringList, TargetValue, attr_table
+from tcfg._model.attrs import (
+    NOT_TYPE_FAULTS,
+    Attr,
+    Integer,
+    IntegerChoice,
+    String,
+    StringList,
+    TargetValue,
+    attr_table,
+)
 from tcfg._model.features import Feature, FeatureValue
 
 if TYPE_CHECKING:
@@ -27,6 +45,8 @@ __all__ = [
     "Rule",
     "TargetKind",
     "attr_of",
+    "attr_type_failed",
+    "check_hashable",
     "check_libs",
 ]
 
@@ -341,6 +361,69 @@ def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | No
     if attr is None and compiler is not None:
         attr = compiler._table.get(name)
     return attr
+
+
+def _attr_blame(registry: RegistryView, kind: TargetKind, compiler: Compiler | None, name: str, method: str) -> str:
+    """``method`` of the type of attribute ``name``, the attribute, its kind and plugin (or compiler), for errors."""
+    attr = attr_of(kind, compiler, name)
+    if attr is None:  # not the builder's call: it checks every name first
+        return f"the type of attribute {name!r} of kind {kind.name!r}"
+    cls = type(attr.type)
+    where = f"{cls.__module__}.{cls.__qualname__}{'.' if method else ''}{method}"
+    if name in kind._table or compiler is None:
+        return f"{where} of attribute {name!r} of kind {kind.name!r} (plugin {registry.owner('kind', kind.name)!r})"
+    return f"{where} of attribute {name!r} of compiler {compiler.name!r} (kind {kind.name!r})"
+
+
+def attr_type_failed(
+    exc: BaseException,
+    registry: RegistryView,
+    kind: TargetKind,
+    compiler: Compiler | None,
+    name: str,
+    method: str,
+    text: Any,
+) -> NoReturn:
+    """Raise the error for an attribute type's ``method`` that raised ``exc`` reading or printing
+    ``text`` (call it in the ``except`` block, after handling ``InvalidValue`` and ``TargetError``).
+
+    What is no type's fault (:data:`~tcfg._model.attrs.NOT_TYPE_FAULTS`) passes through; anything
+    else, ``SystemExit`` included, is a :class:`PluginError` naming the type, the attribute, its
+    kind and the plugin.
+    """
+    if isinstance(exc, NOT_TYPE_FAULTS):
+        raise exc
+    blamed = _attr_blame(registry, kind, compiler, name, method)
+    raise plugin_failed(f"target {shorten(text)!r}: {blamed}", exc) from exc
+
+
+def check_hashable(
+    registry: RegistryView,
+    kind: TargetKind,
+    compiler: Compiler | None,
+    names: Sequence[str],
+    values: Mapping[str, Any],
+    text: Any,
+) -> None:
+    """Refuse a value of ``names`` in ``values`` that does not hash (every :class:`Target` hashes).
+
+    For the types whose values are not hashable by construction
+    (:func:`~tcfg._model.attrs.hashable_values`): a plugin's.
+    """
+    for name in names:
+        if name not in values:
+            continue
+        value = values[name]
+        try:
+            hash(value)
+        except NOT_PLUGIN_FAULTS:
+            raise
+        except BaseException as exc:
+            raise PluginError(
+                f"target {shorten(text)!r}: {_attr_blame(registry, kind, compiler, name, '')} gave the "
+                f"unhashable value {bounded_repr(value)} ({type(exc).__name__}: {shorten(str(exc))}); attribute "
+                "values must be hashable, as targets are (a tuple, not a list)"
+            ) from None
 
 
 def _assign(record: object, **values: Any) -> None:

@@ -37,6 +37,9 @@ class RegistryView(Protocol):
     def nested_context(self, depth: int) -> Any:
         """The ``BuildContext`` for attribute values of a target at nesting ``depth``."""
 
+    def owner(self, space: str, name: str) -> str:
+        """The plugin that registered ``name`` in ``space`` (``kind``)."""
+
     def codegen(self, target: Any) -> Any:
         """The ``Codegen`` the first willing plugin gives for ``target``."""
 

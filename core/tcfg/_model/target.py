@@ -6,12 +6,12 @@ import json
 from collections.abc import Mapping
 from contextvars import ContextVar
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from tcfg._base.errors import TargetError
+from tcfg._base.errors import TargetError, shorten
 from tcfg._model import view
 from tcfg._model.features import Features, FeatureValue
-from tcfg._model.kind import attr_of
+from tcfg._model.kind import attr_of, attr_type_failed
 
 if TYPE_CHECKING:
     from tcfg._model.codegen import Codegen
@@ -164,6 +164,11 @@ class Target:
         assert attr is not None  # the builder checked every configured name
         return attr.type
 
+    def _type_failed(self, exc: BaseException, name: str, method: str) -> NoReturn:
+        """Raise the error for the type of attribute ``name`` whose ``method`` raised ``exc`` printing this target."""
+        shown = f"{self._kind.name} {shorten(self._config)}"  # not str(self): that may be what failed
+        attr_type_failed(exc, self._registry, self._kind, self._compiler, name, method, shown)
+
     def __str__(self) -> str:
         text = self._str
         if text is None:
@@ -174,7 +179,10 @@ class Target:
                 elif value is False:
                     parts.append(f"-{name}=false")
                 else:
-                    parts.append(f"-{name}={self._attr_type(name).to_text(value)}")
+                    try:
+                        parts.append(f"-{name}={self._attr_type(name).to_text(value)}")
+                    except BaseException as exc:
+                        self._type_failed(exc, name, "to_text")
             text = " ".join(parts)
             self._str = text
         return text
@@ -183,7 +191,10 @@ class Target:
         """The canonical configuration as JSON-compatible data (no derived facts)."""
         out: dict[str, Any] = {"kind": self._kind.name}
         for name, value in self._config.items():
-            out[name] = value if type(value) in _PLAIN else self._attr_type(name).to_json(value)
+            try:
+                out[name] = value if type(value) in _PLAIN else self._attr_type(name).to_json(value)
+            except BaseException as exc:
+                self._type_failed(exc, name, "to_json")
         return out
 
     def to_json(self) -> str:
