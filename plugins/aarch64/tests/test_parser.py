@@ -203,13 +203,14 @@ def test_entry_point_loads_plugin() -> None:
 
 
 def test_parse_speed(make) -> None:
+    """CPU time (not wall time: other processes on the machine do not count), best of five loops."""
     import time
 
     from tcfg_aarch64.parser import resolve_target, values
 
     attrs = {"mtriple": "aarch64-linux-gnu", "mcpu": "neoverse-v1", "mattr": ("+sve2", "-aes")}
     values(resolve_target(attrs, "aarch64"))
-    best = min(_timed(lambda: values(resolve_target(attrs, "aarch64")), time.perf_counter) for _ in range(5))
+    best = min(_timed(lambda: values(resolve_target(attrs, "aarch64")), time.process_time) for _ in range(5))
     assert best < 40e-6, f"{best * 1e6:.1f} us per resolution"
 
 
