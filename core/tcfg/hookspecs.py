@@ -8,7 +8,7 @@ below. Implement only the hooks you need; every argument is optional to accept.
 Registration hooks (``tcfg_register_*``) run once, when the registry loads the plugin
 (at its first query, or, for a plugin that declares what it provides in the
 ``tcfg.provides`` entry points, when a target first needs one of those names; tags when
-a tag of one of its vendors is first looked up), and receive a ``register`` callable.
+a tag its ``tag`` entries cover is first looked up), and receive a ``register`` callable.
 A plugin's registrations are all-or-nothing: if one of them is invalid, raises, or
 claims a name another plugin owns, none of that plugin's registrations are kept, a
 :class:`tcfg.PluginWarning` names the cause, and ``tcfg.plugins()`` reports it
@@ -155,8 +155,10 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
     """Register tags: named target configurations of real devices and systems.
 
     Runs after every plugin's kinds are registered, so a tag may use another
-    plugin's kind (a board tag with an ``llvm`` host). Each config is validated by
-    building it; an invalid one fails this plugin's registration.
+    plugin's kind (a board tag with an ``llvm`` host). Names, aliases and variant names
+    are checked here (an invalid one fails this plugin's registration); each tag's
+    config is built on its first lookup, and one that does not build is this plugin's
+    :class:`tcfg.PluginError` there (``tcfg plugins --check`` builds them all).
     """
 
 

@@ -4,7 +4,8 @@ The first query loads the core, the in-process plugins and the installed plugins
 declare nothing in the ``tcfg.provides`` group. A plugin that declares what it provides
 (its kinds, CPU architectures, tag vendors, compilers, libraries, executors and
 runtimes) is imported only when a query needs one of those names, and its tags only
-when a tag of one of its vendors is looked up. Every answer is the one loading
+when a tag its ``tag`` entries cover is looked up (each tag's target is built on its own
+first lookup, see :mod:`tcfg._registry.tags`). Every answer is the one loading
 everything would give: a plugin is loaded after every lower-ranked one that declares a
 name it owns too, and a name no loaded plugin has loads what may provide it.
 """
