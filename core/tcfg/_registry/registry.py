@@ -333,8 +333,9 @@ class Registry:
     def _codegen_order(self, target: Target) -> list[str]:
         """The plugins to ask for ``target``'s codegen: those owning what it names first, then pluggy's order.
 
-        Owners first: its BYOC compiler's, its CPU architecture's, its kind's; so that a
-        plugin answering for every kind cannot take over another plugin's targets.
+        Owners first: its BYOC compiler's, its CPU's (the plugin whose CPU sub-parser claims
+        its triple, ``-mcpu`` or ``-march``), its kind's; so that a plugin answering for
+        every kind cannot take over another plugin's targets.
         """
         owners = self._loader.contents.owners
         kind = target.kind.name
@@ -342,12 +343,26 @@ class Registry:
         names = []
         if isinstance(attrs.get("compiler"), str):
             names.append(owners.get(("compiler", f"{kind}:{attrs['compiler']}")))
-        if isinstance(attrs.get("mtriple"), str):
-            names.append(owners.get(("CPU architecture", arch_family(attrs["mtriple"]))))
+        names.append(self._cpu_owner(attrs))
         names.append(owners.get(("kind", kind)))
         implementers = self._loader.implementers("tcfg_codegen")
         first = [name for name in dict.fromkeys(names) if name in implementers]
         return first + [name for name in implementers if name not in first]
+
+    def _cpu_owner(self, attrs: Mapping[str, Any]) -> str | None:
+        """The plugin whose CPU sub-parser claims a target's CPU: by its triple, else its ``-mcpu`` or ``-march``."""
+        owners = self._loader.contents.owners
+        triple, mcpu, march = attrs.get("mtriple"), attrs.get("mcpu"), attrs.get("march")
+        if isinstance(triple, str):
+            return owners.get(("CPU architecture", arch_family(triple)))
+        for parser in self._loader.contents.parsers if isinstance(mcpu, str) or isinstance(march, str) else ():
+            try:
+                claimed = parser.claims_cpu(mcpu) if isinstance(mcpu, str) else parser.claims_march(str(march))
+            except Exception:
+                continue
+            if claimed and parser.arches:
+                return owners.get(("CPU architecture", parser.arches[0]))
+        return None
 
     def detect(self) -> list[Target]:
         """Targets for this machine's devices, from every plugin that can detect them."""
