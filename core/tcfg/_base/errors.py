@@ -104,19 +104,20 @@ MAX_NAME = 256
 NOT_PLUGIN_FAULTS = (TargetError, KeyboardInterrupt, GeneratorExit)
 
 
-def plugin_code(what: str, call: Callable[[], T]) -> T:
-    """``call()``, code a plugin supplied (a rule, a CPU parser's method), blamed on ``what`` if it breaks.
+def plugin_code(what: Callable[[], str], call: Callable[[], T]) -> T:
+    """``call()``, code a plugin supplied (a rule, a CPU parser's method), blamed on ``what()`` if it breaks.
 
     A :class:`TargetError` (the plugin's word on the input) and ``KeyboardInterrupt`` pass
     through; any other exception, ``SystemExit`` included, becomes a :class:`PluginError`
-    naming ``what``, so that the error names the code at fault and never exits the process.
+    naming ``what()`` (made only then: this wraps per-target calls), so that the error
+    names the code at fault and never exits the process.
     """
     try:
         return call()
     except NOT_PLUGIN_FAULTS:
         raise
     except BaseException as exc:
-        raise plugin_failed(what, exc) from exc
+        raise plugin_failed(what(), exc) from exc
 
 
 def plugin_failed(what: str, exc: BaseException) -> PluginError:

@@ -30,10 +30,8 @@ def _parse_composite(request: DeriveRequest) -> Derived:
         if chosen is None:
             continue
         spec = request.registry.components(role)[chosen.name]
-        rule = spec.rule
-        reason = (
-            None if rule is None else plugin_code(f"the rule of the {role} {chosen.name!r}", partial(rule, request))
-        )
+        rule, what = spec.rule, f"the rule of the {role} {chosen.name!r}"
+        reason = None if rule is None else plugin_code(partial(str, what), partial(rule, request))
         if reason is not None:
             raise AttributeValueError(f"-{role}={chosen.name}: {reason}")
     return _COMPOSITE

@@ -126,11 +126,9 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     if triple is not None:
         chosen = next((p for p in parsers if arch in p.arches), None)
     elif mcpu is not None and mcpu != "generic":
-        chosen = _one_claimant(
-            "mcpu", mcpu, [p for p in parsers if plugin_code(_blame(p, "claims_cpu"), partial(p.claims_cpu, mcpu))]
-        )
+        chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if _claims(p, "claims_cpu", mcpu)])
         if chosen is None and parsers:
-            known = {name for p in parsers for name in plugin_code(_blame(p, "cpu_names"), p.cpu_names)}
+            known = {name for p in parsers for name in plugin_code(partial(_blame, p, "cpu_names"), p.cpu_names)}
             raise AttributeValueError(
                 f"-mcpu={mcpu} is not a CPU that the installed CPU parsers "
                 f"({', '.join(p.name for p in parsers)}) know; {describe_choices(mcpu.split('+')[0], known)} "
@@ -141,7 +139,7 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
         chosen = _one_claimant(
             "march",
             march,
-            [p for p in parsers if plugin_code(_blame(p, "claims_march"), partial(p.claims_march, march))],
+            [p for p in parsers if _claims(p, "claims_march", march)],
         )
     if chosen is None:
         if mcpu == "native":
@@ -154,13 +152,13 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
             request.registry.unclaimed_arch(arch, triple)
         return Derived(attrs=attrs)
     sub_request = DeriveRequest(request.kind, attrs, request.registry)
-    derived = plugin_code(_blame(chosen, "parse"), partial(chosen.parse, sub_request, arch))
+    derived = plugin_code(partial(_blame, chosen, "parse"), partial(chosen.parse, sub_request, arch))
     return derived if derived.attrs is not None else derived._replace(attrs=attrs)
 
 
 def _claims(parser: CpuParser, method: str, value: str) -> bool:
     """``parser.claims_cpu(value)`` or ``parser.claims_march(value)``, blamed on the parser if it breaks."""
-    claimed: bool = plugin_code(_blame(parser, method), partial(getattr(parser, method), value))
+    claimed: bool = plugin_code(partial(_blame, parser, method), partial(getattr(parser, method), value))
     return claimed
 
 

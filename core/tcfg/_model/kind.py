@@ -332,9 +332,12 @@ def _refusal(library: Library, request: DeriveRequest) -> str | None:
     rule = library.rule
     if rule is None:
         return None
-    code = f"{getattr(rule, '__module__', '?')}.{getattr(rule, '__qualname__', '?')}"
-    where = f"the rule of library {library.name!r} ({code})"
-    return plugin_code(where, partial(rule, request))
+    return plugin_code(partial(_rule_name, library), partial(rule, request))
+
+
+def _rule_name(library: Library) -> str:
+    code = f"{getattr(library.rule, '__module__', '?')}.{getattr(library.rule, '__qualname__', '?')}"
+    return f"the rule of library {library.name!r} ({code})"
 
 
 def _valid_here(by_name: Mapping[str, Sequence[Library]], request: DeriveRequest) -> str:
