@@ -155,9 +155,9 @@ def test_a_failed_override_keeps_the_old_tag(reg: tcfg.Registry) -> None:
 
 
 def test_the_process_wide_functions_take_aliases(monkeypatch: pytest.MonkeyPatch, reg: tcfg.Registry) -> None:
-    from tcfg._model import view as _base_wiring
+    from tcfg._model import view
 
-    monkeypatch.setattr(_base_wiring, "default_registry", lambda: reg)
+    monkeypatch.setattr(view, "default_registry", lambda: reg)
     monkeypatch.setattr(tcfg, "_default_registry", lambda: reg)
     tcfg.register_tag("proc/box", X86, aliases=["proc-box"])
     assert tcfg.list_tags(aliases=True) == ["legacy-box", "other/box-8", "proc-box", "proc/box", "vendor/box"]
