@@ -23,7 +23,7 @@ from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
 from tcfg._model.features import Feature
 from tcfg._model.kind import Derived, DeriveRequest
 
-__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "host_triple", "parse_cpu_target"]
+__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "claims", "host_triple", "parse_cpu_target"]
 
 _AARCH64 = frozenset({"aarch64", "aarch64_be", "arm64", "arm64e", "arm64_32", "aarch64_32"})
 _X86_64 = frozenset({"x86_64", "amd64", "x86_64h"})
@@ -126,7 +126,7 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     if triple is not None:
         chosen = next((p for p in parsers if arch in p.arches), None)
     elif mcpu is not None and mcpu != "generic":
-        chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if _claims(p, "claims_cpu", mcpu)])
+        chosen = _one_claimant("mcpu", mcpu, [p for p in parsers if claims(p, "claims_cpu", mcpu)])
         if chosen is None and parsers:
             known = {name for p in parsers for name in plugin_code(partial(_blame, p, "cpu_names"), p.cpu_names)}
             raise AttributeValueError(
@@ -139,7 +139,7 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
         chosen = _one_claimant(
             "march",
             march,
-            [p for p in parsers if _claims(p, "claims_march", march)],
+            [p for p in parsers if claims(p, "claims_march", march)],
         )
     if chosen is None:
         if mcpu == "native":
@@ -156,7 +156,7 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     return derived if derived.attrs is not None else derived._replace(attrs=attrs)
 
 
-def _claims(parser: CpuParser, method: str, value: str) -> bool:
+def claims(parser: CpuParser, method: str, value: str) -> bool:
     """``parser.claims_cpu(value)`` or ``parser.claims_march(value)``, blamed on the parser if it breaks."""
     claimed: bool = plugin_code(partial(_blame, parser, method), partial(getattr(parser, method), value))
     return claimed

@@ -49,10 +49,6 @@ class Manager:
         """Never register a plugin named ``name`` (``TCFG_DISABLED_PLUGINS``)."""
         self._pm.set_blocked(name)
 
-    def is_blocked(self, name: str) -> bool:
-        """Whether ``name`` is blocked."""
-        return self._pm.is_blocked(name)
-
     def add(self, name: str, plugin: object, rank: int) -> None:
         """Register ``plugin`` as ``name``, checked strictly, called in ``rank`` order among the others.
 

@@ -16,7 +16,7 @@ from tcfg._base.memo import Memo
 from tcfg._build.entry import build, from_dict, nested_context, with_attrs
 from tcfg._build.memo import BuildState
 from tcfg._build.readers import from_text
-from tcfg._model.cpu import arch_family
+from tcfg._model.cpu import arch_family, claims
 from tcfg._model.kind import Derived
 from tcfg._registry import advice
 from tcfg._registry.loading import Loader
@@ -355,14 +355,11 @@ class Registry:
         triple, mcpu, march = attrs.get("mtriple"), attrs.get("mcpu"), attrs.get("march")
         if isinstance(triple, str):
             return owners.get(("CPU architecture", arch_family(triple)))
-        for parser in self._loader.contents.parsers if isinstance(mcpu, str) or isinstance(march, str) else ():
-            try:
-                claimed = parser.claims_cpu(mcpu) if isinstance(mcpu, str) else parser.claims_march(str(march))
-            except Exception:
-                continue
-            if claimed and parser.arches:
-                return owners.get(("CPU architecture", parser.arches[0]))
-        return None
+        method, value = ("claims_cpu", mcpu) if isinstance(mcpu, str) else ("claims_march", march)
+        if not isinstance(value, str):
+            return None
+        claimant = next((p for p in self._loader.contents.parsers if p.arches and claims(p, method, value)), None)
+        return None if claimant is None else owners.get(("CPU architecture", claimant.arches[0]))
 
     def detect(self) -> list[Target]:
         """Targets for this machine's devices, from every plugin that can detect them."""
