@@ -1,6 +1,8 @@
 """Finishing a target: from a kind and checked attributes to the immutable :class:`Target`.
 
-:func:`finish` is the one tail of every reader: it renames attribute aliases, checks the
+:func:`finish_given` is the one tail of every reader: each reader (text, JSON and dict,
+``tcfg._build.readers``) produces one :class:`Given` record, finished here once; a tag's
+values go over its configuration first. :func:`finish` renames attribute aliases, checks the
 compiler and the names (unless the reader did), fills the kind's and the compiler's
 defaults, runs the parsers (``tcfg._build.derive``), orders the keys, checks ``-libs``
 and, at the outermost level, measures what may print longer than ``MAX_TEXT``. The view
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg._base.errors import TargetError, shorten
 from tcfg._base.grammar import MAX_TEXT
@@ -27,7 +29,30 @@ if TYPE_CHECKING:
     from tcfg._build.tables import Tables
     from tcfg._model.features import FeatureValue
 
-__all__ = ["finish"]
+__all__ = ["Given", "finish", "finish_given"]
+
+
+class Given(NamedTuple):
+    """What a reader read: the kind, the tag configuration the values go over (or None),
+    the given values (each checked by its attribute type), and the input (for messages)."""
+
+    kind: TargetKind
+    base: Mapping[str, Any] | None
+    values: dict[str, Any]
+    text: Any
+
+
+def finish_given(registry: Tables, given: Given, depth: int, long_values: bool = False) -> Target:
+    """The target of a reader's :class:`Given` at nesting ``depth``.
+
+    The reader checked every name and value, so they need no second check, unless a
+    given compiler replaces a tag's (whose attributes the tag's configuration may hold).
+    """
+    kind, base, values, text = given
+    if not base:
+        return finish(registry, kind, values, text, depth, True, long_values)
+    keeps_compiler = "compiler" not in values or values["compiler"] == base.get("compiler")
+    return finish(registry, kind, {**base, **values}, text, depth, keeps_compiler, long_values)
 
 
 def finish(

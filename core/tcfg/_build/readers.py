@@ -1,8 +1,9 @@
 """The readers: target text (an unquoted shortcut and the full grammar), JSON text and dicts.
 
 Each reader resolves the head (a kind, or a tag whose config the given values go over),
-the compiler, and the given values, each converted or checked by its attribute type, and
-hands them to :func:`tcfg._build.pipeline.finish`. Every failure caused by the input is a
+the compiler, and the given values, each converted or checked by its attribute type, into
+one :class:`~tcfg._build.pipeline.Given` record, which :func:`from_text` and
+:func:`read_dict` hand to :func:`tcfg._build.pipeline.finish_given` once. Every failure caused by the input is a
 :class:`tcfg.TargetError` that quotes the input and names the offending token or field.
 The shortcut (:func:`_from_words`) reads only plain ``-key=value`` words and gives the
 result the full reader (:func:`_from_tokens`) gives, or declines.
@@ -28,7 +29,7 @@ from tcfg._base.memo import Memo
 from tcfg._build.json_text import load_json
 from tcfg._build.lookup import attribute_named, compiler_named, unknown_head
 from tcfg._build.memo import OPTION_WORDS_LIMIT, new_tuple
-from tcfg._build.pipeline import finish
+from tcfg._build.pipeline import Given, finish_given
 from tcfg._build.size import check_length, check_size, long_text
 from tcfg._model.attrs import NOT_TYPE_FAULTS, InvalidValue, LongValue
 from tcfg._model.kind import TargetKind, attr_of, attr_type_failed
@@ -55,6 +56,11 @@ def from_text(registry: Tables, text: str, depth: int = 0, measured: bool = Fals
             whole = from_text(registry, text, 0, measured=True)
             check_size(whole, text)
             return whole
+    return finish_given(registry, _read_text(registry, text, depth), depth)
+
+
+def _read_text(registry: Tables, text: str, depth: int) -> Given:
+    """What a string or JSON text gives (see :func:`from_text`)."""
     stripped = text.strip()
     if not stripped:
         raise TargetSyntaxError(
@@ -62,7 +68,7 @@ def from_text(registry: Tables, text: str, depth: int = 0, measured: bool = Fals
             + ", ".join(repr(k) for k in registry.list_kinds()[:6])
         )
     if stripped[0] == "{":
-        return read_dict(registry, load_json(stripped), stripped, depth)  # measured by the caller if long
+        return _read_mapping(registry, load_json(stripped), stripped, depth, None)  # measured by the caller if long
     if "'" not in text and '"' not in text and "\\" not in text and "(" not in text:
         made = _from_words(registry, stripped.split(), text, depth)
         if made is not None:
@@ -76,7 +82,7 @@ def _tag_head(registry: Tables, name: str) -> tuple[TargetKind, Mapping[str, Any
     return None if entry is None else (entry.target.kind, entry.target.config)
 
 
-def _from_words(registry: Tables, words: list[str], text: str, depth: int) -> Target | None:
+def _from_words(registry: Tables, words: list[str], text: str, depth: int) -> Given | None:
     """The target of an unquoted string whose options all read ``-key=value``; None for any other.
 
     A shortcut for the common form, with the result :func:`_from_tokens` gives: on any
@@ -135,9 +141,7 @@ def _from_words(registry: Tables, words: list[str], text: str, depth: int) -> Ta
             given[name] = converted
     if len(given) < len(words) - 1:
         return None  # an option given twice
-    if not base:
-        return finish(registry, kind, given, text, depth, checked=True)
-    return _finish_over_tag(registry, kind, base, given, text, depth)
+    return new_tuple(Given, (kind, base, given, text))
 
 
 _DECLINED = object()
@@ -156,7 +160,7 @@ def _word_value(attr: Attr, text: str, nested: BuildContext) -> Any:
         return _DECLINED
 
 
-def _from_tokens(registry: Tables, text: str, depth: int) -> Target:
+def _from_tokens(registry: Tables, text: str, depth: int) -> Given:
     """The target of any target string (quotes, flags, separate values), or the error with its position."""
     tokens = tokenize(text)
     head = tokens[0]
@@ -193,9 +197,7 @@ def _from_tokens(registry: Tables, text: str, depth: int) -> Target:
                 f"target {shorten(text)!r}: -{opt.key} is given twice" + pointer(text, opt.token.start, opt.token.end)
             )
         given[opt.key] = _convert_text(registry, kind, compiler, attr, opt, text, nested)
-    if not base:
-        return finish(registry, kind, given, text, depth, checked=True)
-    return _finish_over_tag(registry, kind, base, given, text, depth)
+    return Given(kind, base, given, text)
 
 
 def _convert_text(
@@ -228,6 +230,11 @@ def read_dict(
     ``counting``: the counting context a dict at the outermost level is read in first
     (see :func:`tcfg._build.entry.from_dict`), or None.
     """
+    return finish_given(registry, _read_mapping(registry, data, source, depth, counting), depth, long_values)
+
+
+def _read_mapping(registry: Tables, data: Any, source: str | None, depth: int, counting: BuildContext | None) -> Given:
+    """What a dict (or JSON ``source`` decoded) gives (see :func:`read_dict`)."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
             f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"
@@ -287,25 +294,5 @@ def read_dict(
             raise type(exc)(f"target {shorten(text)!r}: in {key!r}: {exc}") from None
         except BaseException as exc:
             attr_type_failed(exc, registry, kind, compiler, key, "check", text)
-    if not base:
-        return finish(registry, kind, given, text, depth, True, long_values)
-    return _finish_over_tag(registry, kind, base, given, text, depth, long_values)
+    return new_tuple(Given, (kind, base, given, text))
 
-
-def _finish_over_tag(
-    registry: Tables,
-    kind: TargetKind,
-    base: Mapping[str, Any],
-    given: dict[str, Any],
-    text: Any,
-    depth: int,
-    long_values: bool = False,
-) -> Target:
-    """The readers' tail for a tag: ``given`` (checked, of ``kind``) over the tag's ``base`` config, finished.
-
-    (Without a tag, each reader calls :func:`finish` with ``checked=True`` itself.) Names
-    and values the reader checked need no second check, unless they change the tag's
-    compiler (whose attributes the tag's config may hold).
-    """
-    keeps_compiler = "compiler" not in given or given["compiler"] == base.get("compiler")
-    return finish(registry, kind, {**base, **given}, text, depth, checked=keeps_compiler, long_values=long_values)
