@@ -241,8 +241,16 @@ def _two_ranked_plugins(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> tcfg.
     from tcfg.testing import fake_distribution
 
     provides = {
-        "first": {"tag.first": "tcfg_rank_first.plugin"},
-        "second": {"kind.secondkind": "tcfg_rank_second.plugin"},
+        "first": {
+            "tag.first": "tcfg_rank_first.plugin",
+            "feature.first_unit": "tcfg_rank_first.plugin",
+            "feature.has_unit": "tcfg_rank_first.plugin",
+        },
+        "second": {
+            "kind.secondkind": "tcfg_rank_second.plugin",
+            "feature.second_unit": "tcfg_rank_second.plugin",
+            "feature.has_unit": "tcfg_rank_second.plugin",
+        },
     }
     for name, source in (("first", _RANKED_FIRST), ("second", _RANKED_SECOND)):
         fake_distribution(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ import tcfg
 from tcfg._registry.discovery import discover
 from tcfg._registry.registry import Registry
 from tcfg._registry.staging import covers, tag_prefix
+from tcfg.testing import fake_distribution, manifest
 
 MANIFESTS = {cand.name: cand.provides for cand in discover({})[0]}
 
@@ -29,14 +31,7 @@ def loaded_everything() -> Registry:
 
 def registered(reg: Registry, plugin: str) -> tuple[set[tuple[str, str]], list[str]]:
     """What ``plugin`` registered in ``reg``: manifest entries ``(space, name)`` but tags, and its tag names."""
-    record = next(r for r in reg.plugins() if r.name == plugin)
-    got = record.registered
-    found = {("kind", k) for k in got.get("kinds", [])}
-    found |= {("compiler", c.split(":", 1)[1]) for c in got.get("compilers", [])}
-    found |= {("library", c.split(":", 1)[1]) for c in got.get("libraries", [])}
-    found |= {(role, name) for role in ("executor", "runtime") for name in got.get(f"{role}s", [])}
-    found |= {("arch", arch) for parser in reg.cpu_parsers() for arch in parser.arches}
-    found = {(s, n) for s, n in found if s != "arch" or reg.owner("CPU architecture", n) == plugin}
+    found = {(space, name) for space, _, name in (entry.partition(".") for entry in manifest(plugin, reg))}
     tags = [t for t in reg.list_tags(aliases=True) if (info := reg.tag_info(t)) is not None and info.owner == plugin]
     return found, tags
 
@@ -226,3 +221,46 @@ def test_the_readme_example_imports_only_the_aarch64_plugin() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['tcfg_aarch64']"
+
+
+def _plugins_imported_by(code: str) -> list[str]:
+    """The ``tcfg_*`` packages a fresh process running ``code`` (after ``import tcfg``) imports."""
+    script = (
+        f"import sys, tcfg\n{code}\nprint(sorted({{m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')}}))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    return list(eval(out.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    ("feature", "declarers"),
+    [("sve", {"aarch64"}), ("aes", {"aarch64", "x86"}), ("wgmma", set()), ("has_asimd", {"aarch64"})],
+)
+def test_reading_a_feature_of_another_vendor_imports_only_the_plugins_declaring_it(
+    feature: str, declarers: set[str]
+) -> None:
+    """A cuda target reading ``sve`` imports aarch64 (which declares it: the answer is False), no other plugin."""
+    needed = {"cuda", *declarers}
+    if not needed <= set(MANIFESTS):
+        pytest.skip(f"needs the plugins {sorted(needed)} installed")
+    declaring = sorted(p for p, manifest in MANIFESTS.items() if ("feature", feature) in (manifest or ()))
+    assert set(declaring) >= declarers  # the manifests say so (test_each_manifest_... checks they are right)
+    code = f"t = tcfg.Target('cuda -arch=sm_80')\nassert t.features[{feature!r}] in (False, True)"
+    assert _plugins_imported_by(code) == sorted({"tcfg_cuda", *(f"tcfg_{p}" for p in declaring)})
+
+
+def test_a_manifest_naming_some_features_must_name_all_of_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = (
+        "from tcfg.plugin import Feature, hookimpl\n"
+        "@hookimpl\n"
+        "def tcfg_register_features(register):\n"
+        "    register(Feature('named_one', 'declared in the manifest'))\n"
+        "    register(Feature('unnamed_one', 'missing from the manifest', aliases=('has_unnamed',)))\n"
+    )
+    entries = {"tcfg": {"partial": "partial_features"}, "tcfg.provides": {"feature.named_one": "partial_features"}}
+    fake_distribution(tmp_path, "tcfg-partial", entries, modules={"partial_features.py": source})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = Registry(path=[str(tmp_path)])
+    with pytest.warns(tcfg.PluginWarning, match=r"'partial'.*add feature\.has_unnamed, feature\.unnamed_one to them"):
+        registry.list_kinds()
+    assert next(r for r in registry.plugins() if r.name == "partial").status == "failed"

@@ -2,6 +2,7 @@
 
 - :func:`registry_with` — a :class:`tcfg.Registry` holding the core and the given plugins only;
 - :func:`check_plugin` — build everything a plugin registers and fail, naming each failure;
+- :func:`manifest` — the ``tcfg.provides`` entries a plugin's registrations need;
 - :func:`fake_distribution` — an installed-looking distribution (a ``*.dist-info`` folder
   and module files) in a directory, to put on ``sys.path`` or a subprocess's ``PYTHONPATH``.
 
@@ -24,7 +25,7 @@ from typing import Any
 
 import tcfg
 
-__all__ = ["check_plugin", "fake_distribution", "registry_with"]
+__all__ = ["check_plugin", "fake_distribution", "manifest", "registry_with"]
 
 
 def registry_with(*plugins: object, **kwargs: Any) -> tcfg.Registry:
@@ -64,6 +65,25 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
         lines = "\n".join(f"  - {failure}" for failure in failures)
         raise AssertionError(f"plugin {name!r}: {len(failures)} failure(s):\n{lines}")
     return registry
+
+
+def manifest(name: str, registry: tcfg.Registry | None = None) -> list[str]:
+    """The ``tcfg.provides`` entry names (``SPACE.NAME``, sorted) that plugin ``name`` must declare, tags aside.
+
+    Loads every plugin of ``registry`` (the process-wide one by default) and lists what
+    ``name`` registered: kinds, CPU architectures, compilers, libraries, executors,
+    runtimes, features and feature aliases. Tags are declared by a vendor or a name prefix
+    of the author's choosing (``tag.nvidia``, ``tag.aws/trn``). Raises ``LookupError``
+    when no such plugin loaded.
+    """
+    from tcfg._registry.registry import default_registry
+    from tcfg._services.manifest import provided
+
+    registry = registry or default_registry()
+    record = next((r for r in registry.plugins() if r.name == name), None)
+    if record is None or record.status != "loaded":
+        raise LookupError(f"plugin {name!r} did not load: {'no such plugin' if record is None else record.error}")
+    return provided(registry, record)
 
 
 def fake_distribution(

@@ -33,8 +33,9 @@ class Feature(NamedTuple):
 class FeatureIndex:
     """Every feature name and alias the loaded plugins declare, and who declared each.
 
-    ``fill``, if set, is called when a name is not found: it loads what may declare
-    more features (plugins not loaded yet) and returns whether it loaded anything.
+    ``fill``, if set, is called with a canonical name that is not found (None: every
+    name is wanted): it loads the plugins not loaded yet that may declare it and returns
+    whether it loaded any.
     """
 
     def __init__(self) -> None:
@@ -42,7 +43,7 @@ class FeatureIndex:
         self.aliases: dict[str, str] = {}
         #: The plugins that declare each feature, in load order (``aes``: Arm's and x86's).
         self.owners: dict[str, tuple[str, ...]] = {}
-        self.fill: Callable[[], bool] | None = None
+        self.fill: Callable[[str | None], bool] | None = None
 
     def resolve(self, name: str) -> str | None:
         """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
@@ -50,15 +51,21 @@ class FeatureIndex:
         if key in self.docs:
             return key
         alias = self.aliases.get(key)
-        if alias is None and self.fill is not None and self.fill():
+        if alias is None and self.fill is not None and self.fill(key):
             return self.resolve(name)
         return alias
 
     def known(self) -> list[str]:
         """All names and aliases, for suggestions."""
         if self.fill is not None:
-            self.fill()
+            self.fill(None)
         return sorted({*self.docs, *self.aliases})
+
+    def declared_by(self, name: str) -> tuple[str, ...]:
+        """The plugins that declare the canonical feature ``name`` (loading any not loaded yet)."""
+        if self.fill is not None:
+            self.fill(name)
+        return self.owners.get(name, ())
 
 
 class Features:
@@ -145,7 +152,7 @@ class Features:
         if why:
             return f"{label} = {value!r}: {why}"
         if value is False:
-            owners = self._index.owners.get(canonical) or ("a plugin",)
+            owners = self._index.declared_by(canonical) or ("a plugin",)
             return f"{label} = False: nothing in this target implies it (declared by {', '.join(owners)})"
         return f"{label} = {value!r}"
 

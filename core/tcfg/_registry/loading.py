@@ -76,7 +76,7 @@ class Loader:
         self._reset = reset
         self.loaded = self._loading = self._complete = False
         self._busy = 0  # loads of this thread under way (see guarded)
-        self.contents = Contents(self.load_all_pending)
+        self.contents = Contents(self.load_features)
         self.tags = TagTable(make, self._is_kind)
         self.records: list[PluginRecord] = []
         #: Each discovered plugin's place in the order (the core first, then in-process
@@ -158,6 +158,19 @@ class Loader:
             if not self.pending:
                 return False
             self._guarded(partial(self._load_pending, list(self.pending)))
+        self._flush()
+        return True
+
+    def load_features(self, name: str | None) -> bool:
+        """Load the pending plugins declaring the feature ``name`` (None: every pending plugin); whether any was."""
+        if name is None:
+            return self.load_all_pending()
+        self.ensure()
+        wanted = [plugin for plugin in self.providers.get(("feature", name), ()) if plugin in self.pending]
+        if not wanted:
+            return False
+        with self._lock:  # waits for another thread's load of one of them
+            self._guarded(partial(self._load_pending, wanted))
         self._flush()
         return True
 

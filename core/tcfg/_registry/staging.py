@@ -27,8 +27,9 @@ __all__ = ["OWNED", "SPACES", "Contents", "Dependent", "Manifest", "Stage", "cov
 #: The spaces of a plugin's manifest (its ``tcfg.provides`` entry points, ``SPACE.NAME``):
 #: tags are declared by a vendor (``tag.nvidia``: every ``nvidia/...`` name) or a name
 #: prefix holding a ``/`` (``tag.aws/trn``: ``aws/trn1/trn1.2xlarge`` ...), see
-#: :func:`tag_prefix`; ``derive.KIND`` says its ``tcfg_derive_target`` adds to targets of ``KIND``.
-SPACES = ("kind", "arch", "tag", "compiler", "library", "executor", "runtime", "derive")
+#: :func:`tag_prefix`; ``derive.KIND`` says its ``tcfg_derive_target`` adds to targets of ``KIND``;
+#: ``feature.NAME`` declares a feature name or alias (canonical spelling), which several plugins may share.
+SPACES = ("kind", "arch", "tag", "compiler", "library", "executor", "runtime", "derive", "feature")
 #: The spaces whose names one plugin owns (the first to register one keeps it).
 OWNED = frozenset({"kind", "arch", "compiler", "executor", "runtime"})
 #: What a plugin declares it provides, as ``(space, name)`` pairs; None when it declares nothing.
@@ -63,6 +64,9 @@ def covers(declared: str, tag: str) -> bool:
     return (tag + "/").startswith(tag_prefix(declared))
 
 
+_LISTED = 5  # names an undeclared-names failure lists
+
+
 def undeclared(plugin: str, manifest: Manifest, space: str, names: Iterable[str]) -> None:
     """Refuse names in ``space`` that ``plugin``'s manifest does not declare (a plugin without one declares all)."""
     if manifest is None:
@@ -79,7 +83,9 @@ def undeclared(plugin: str, manifest: Manifest, space: str, names: Iterable[str]
         return
     missing = sorted({name for name in names if (space, name) not in manifest})
     if missing:
-        entries = ", ".join(f"{space}.{name}" for name in missing)
+        entries = ", ".join(f"{space}.{name}" for name in missing[:_LISTED])
+        if len(missing) > _LISTED:
+            entries += f" and {len(missing) - _LISTED} more"
         raise PluginFailure(
             f"registers the {space} {missing[0]!r}, which its tcfg.provides entry points do not declare "
             f"(add {entries} to them; tcfg loads a plugin only for the names it declares)"
@@ -93,7 +99,7 @@ class Contents:
     registered each owned name, by ``(space, name)``.
     """
 
-    def __init__(self, fill: Callable[[], bool]) -> None:
+    def __init__(self, fill: Callable[[str | None], bool]) -> None:
         self.kinds: dict[str, TargetKind] = {}
         self.parsers: list[CpuParser] = []  # in plugin order (by rank)
         self.parser_ranks: dict[int, int] = {}  # id(parser) -> its plugin's rank
@@ -116,6 +122,7 @@ class Contents:
         plugin = stage.plugin
         declared = self._check_independent(stage, manifest)
         aliases = self._check_features(plugin, declared)
+        undeclared(plugin, manifest, "feature", [*(f.name for f in declared), *aliases])
         for kind in stage.kinds:
             self.kinds[kind.name] = kind
             self.owners[("kind", kind.name)] = plugin
