@@ -104,7 +104,8 @@ def fake_distribution(
     Writes ``NAME-VERSION.dist-info/`` (``METADATA`` and ``entry_points.txt``) and the
     modules, and returns the dist-info folder. Put ``tmp_path`` on ``sys.path`` (or a
     subprocess's ``PYTHONPATH``) and ``importlib.metadata`` and tcfg find the plugin; several
-    distributions may share one ``tmp_path``.
+    distributions may share one ``tmp_path``. In-process,
+    ``tcfg.Registry(path=[str(tmp_path)], environ={})`` finds those plugins and no other.
     """
     root = Path(tmp_path)
     flat = all(isinstance(value, str) for value in entry_points.values())
