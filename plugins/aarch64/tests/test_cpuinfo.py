@@ -77,7 +77,7 @@ def test_mcpu_native_and_detect_read_proc_cpuinfo(make, monkeypatch, tmp_path) -
     import tcfg_aarch64.plugin as plugin
 
     monkeypatch.setattr(plugin, "host_triple", lambda: "aarch64-unknown-linux-gnu")
-    found = plugin.tcfg_detect()
+    found = plugin.tcfg_detect(None)
     assert found == [{"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu", "mcpu": "neoverse-n1"}]
     import tcfg_aarch64.parser as parser
 

@@ -12,7 +12,7 @@ instead the one with the most features among those the host fully covers, plus
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -21,7 +21,7 @@ from tcfg.plugin import TargetError
 from tcfg_x86.facts import CpuEntry, tables
 from tcfg_x86.resolve import resolve
 
-__all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]
+__all__ = ["HostCpu", "detect", "is_x86", "native", "parse_cpuinfo", "spec_of"]
 
 CPUINFO = Path("/proc/cpuinfo")
 
@@ -157,14 +157,14 @@ def native() -> HostCpu:
     return parse_cpuinfo(text)
 
 
-def detect() -> list[dict[str, object]]:
-    """The ``llvm`` target of this machine, or nothing when it is not x86 Linux."""
-    from tcfg.plugin import arch_family, host_triple
+def is_x86(text: str) -> bool:
+    """Whether a ``/proc/cpuinfo`` text describes an x86 machine (it has ``vendor_id`` and ``flags`` lines)."""
+    lines = text.splitlines()
+    return any(line.startswith("vendor_id") for line in lines) and any(line.startswith("flags") for line in lines)
 
-    triple = host_triple()
-    if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():
-        return []
-    host = native()
+
+def spec_of(host: HostCpu, triple: str) -> dict[str, object]:
+    """The ``llvm`` target of the machine ``host`` describes, for ``triple``."""
     spec: dict[str, object] = {"kind": "llvm", "mtriple": triple, "mcpu": host.cpu}
     if host.mattr:
         spec["mattr"] = list(host.mattr)
@@ -172,4 +172,22 @@ def detect() -> list[dict[str, object]]:
         spec["num-cores"] = host.num_cores
     if host.model:
         spec["model"] = host.model
-    return [spec]
+    return spec
+
+
+def detect(sources: Mapping[str, tuple[str, ...]] | None = None) -> list[dict[str, object]]:
+    """The ``llvm`` target of this machine (nothing when it is not x86 Linux), or of the x86
+    machine a recorded ``cpuinfo`` describes (nothing for another architecture's)."""
+    if sources is not None:
+        text = next(iter(sources.get("cpuinfo", ())), None)
+        if text is None or not is_x86(text):
+            return []
+        host = parse_cpuinfo(text)
+        triple = "x86_64-unknown-linux-gnu" if "64bit" in host.features else "i686-unknown-linux-gnu"
+        return [spec_of(host, triple)]
+    from tcfg.plugin import arch_family, host_triple
+
+    triple = host_triple()
+    if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():
+        return []
+    return [spec_of(native(), triple)]
