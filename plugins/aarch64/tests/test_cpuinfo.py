@@ -44,6 +44,8 @@ def test_recorded_machines(make, name: str) -> None:
     text = path.read_text()
     attrs = detect.native_attrs(text)
     assert attrs["mcpu"] == RECORDED[name]
+    (detected,) = tcfg.detect(sources={"cpuinfo": text})
+    assert detected.attrs["mcpu"] == RECORDED[name] and detected.attrs["mtriple"] == "aarch64-unknown-linux-gnu"
     target = make({"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu", **attrs})
     info = detect.parse_cpuinfo(text)
     f = target.features
@@ -88,3 +90,80 @@ def test_mcpu_native_and_detect_read_proc_cpuinfo(make, monkeypatch, tmp_path) -
     monkeypatch.setattr(detect, "CPUINFO", tmp_path / "missing")
     with pytest.raises(tcfg.TargetError, match="cpuinfo"):
         make("llvm -mtriple=aarch64-unknown-linux-gnu -mcpu=native -opt-level=1")
+
+
+def _cpuinfo(implementer: str, *parts: str, variant: str = "0x0", hardware: str = "") -> str:
+    """A /proc/cpuinfo with one core per part (as LLVM's Host.cpp unit tests write them)."""
+    cores = [
+        f"processor\t: {n}\nFeatures\t: fp asimd\nCPU implementer\t: {implementer}\n"
+        f"CPU architecture: 8\nCPU variant\t: {variant}\nCPU part\t: {part}\nCPU revision\t: 0\n"
+        for n, part in enumerate(parts)
+    ]
+    return "\n".join(cores) + (f"\nHardware\t: {hardware}\n" if hardware else "")
+
+
+@pytest.mark.parametrize(
+    ("text", "cpu"),
+    [
+        # LLVM 22's big.LITTLE rule: exactly the parts 0xd85 (X925) and 0xd87 (A725) -> the big core.
+        (_cpuinfo("0x41", "0xd87", "0xd87", "0xd85", "0xd85"), "cortex-x925"),
+        (_cpuinfo("0x41", "0xd85", "0xd87"), "cortex-x925"),
+        # Other mixes: the last part listed.
+        (_cpuinfo("0x41", "0xd85", "0xd87", "0xd80"), "cortex-a520"),
+        (_cpuinfo("0x41", "0xd05", "0xd0d"), "cortex-a77"),
+        # Parts LLVM 22 added.
+        (_cpuinfo("0x41", "0xd8a"), "c1-nano"),
+        (_cpuinfo("0x41", "0xd90"), "c1-premium"),
+        (_cpuinfo("0x41", "0xd8b"), "c1-pro"),
+        (_cpuinfo("0x41", "0xd8c"), "c1-ultra"),
+        (_cpuinfo("0xc0", "0xac7"), "ampere1c"),
+        # Samsung: variant << 12 | part; anything else is exynos-m3.
+        (_cpuinfo("0x53", "0x002", variant="0x1"), "exynos-m3"),
+        (_cpuinfo("0x53", "0x003", variant="0x1"), "exynos-m4"),
+        (_cpuinfo("0x53", "0x003", variant="0x4"), "exynos-m3"),
+        # Qualcomm SoCs whose part line names the core the kernel ran on.
+        (_cpuinfo("0x41", "0xd07", hardware="Qualcomm Technologies, Inc MSM8996"), "cortex-a53"),
+        # LLVM matches part strings exactly (it lists both 0xaf and 0x0af for Cavium).
+        (_cpuinfo("0x43", "0x0af"), "thunderx2t99"),
+        (_cpuinfo("0x41", "0xfff"), "generic"),
+        (_cpuinfo("0x99", "0xd08"), "generic"),
+    ],
+)
+def test_llvm22_host_rules(text: str, cpu: str) -> None:
+    assert detect.cpu_name(detect.parse_cpuinfo(text)) == cpu
+
+
+def test_every_cpu_the_rules_name_is_one_llvm_22_knows() -> None:
+    from tcfg_aarch64.facts import cpuinfo_table
+    from tcfg_aarch64.resolve import family_of_cpu
+
+    table = cpuinfo_table()
+    names = {cpu for parts in table["parts"].values() for cpu in parts.values()}
+    names |= {row[-1] for rows in table["big_little"].values() for row in rows}
+    names |= {row[-1] for rows in table["hardware"].values() for row in rows}
+    names |= {cpu for rule in table["variant_parts"].values() for cpu in [*rule["cases"].values(), rule["default"]]}
+    unknown = sorted(name for name in names - {"generic"} if family_of_cpu(name) is None)
+    assert unknown == []
+
+
+def test_recorded_32bit_arm_triple() -> None:
+    text = _cpuinfo("0x41", "0xc07").replace("fp asimd", "half thumb fastmult vfp edsp neon vfpv3 tls vfpv4")
+    assert detect.recorded_triple(text.replace("CPU architecture: 8", "CPU architecture: 7")) == (
+        "armv7-unknown-linux-gnueabihf"
+    )
+    assert detect.recorded_triple(_cpuinfo("0x41", "0xd0c")) == "aarch64-unknown-linux-gnu"
+
+
+def test_generator_reproduces_the_table() -> None:
+    """``scripts/gen_host_cpu.py --check`` against LLVM's Host.cpp, where $LLVM_HOST_CPP names one."""
+    import os
+    import subprocess
+    import sys
+
+    host_cpp = os.environ.get("LLVM_HOST_CPP")
+    if not host_cpp:
+        pytest.skip("set LLVM_HOST_CPP to llvm/lib/TargetParser/Host.cpp to check the generated rules")
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_host_cpu.py"
+    revision = "llvm-project main f81a5ee22372 (LLVM 22)"
+    run = subprocess.run([sys.executable, str(script), host_cpp, revision, "--check"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
