@@ -1,13 +1,16 @@
-"""Host detection from Linux ``/proc/cpuinfo``: the best LLVM CPU the host covers, plus the rest.
+"""Host detection from Linux ``/proc/cpuinfo``: LLVM's CPU name for the host, plus the rest.
 
-Virtual machines hide CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the
-CPU name alone cannot carry the truth. The chosen CPU is the closest LLVM CPU (the one
-sharing the most features with the host), with ``-mattr`` removing what the host lacks
-of it and adding what it has beyond: the features are exactly the host's and LLVM keeps
-the tuning of the real microarchitecture. When LLVM's dependency graph makes that
-inexact (removing a missing feature would remove one the host has), the chosen CPU is
-instead the one with the most features among those the host fully covers, plus
-``-mattr`` additions.
+The CPU is the one LLVM 22's ``sys::getHostCPUName`` gives for the ``vendor_id``, ``cpu
+family``, ``model`` and features (:mod:`tcfg_x86.host_name`). Virtual machines hide
+CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the CPU name alone cannot
+carry the truth: ``-mattr`` removes what the host lacks of that CPU and adds what it
+has beyond, as ``clang -march=native`` does, so that the features are exactly the ones
+the kernel's ``flags`` line reports and LLVM keeps the tuning of the real
+microarchitecture. Where LLVM has no name (another vendor, an unknown family) the CPU
+is the closest LLVM CPU (the one sharing the most features with the host), with the
+same corrections; when LLVM's dependency graph makes that inexact (removing a missing
+feature would remove one the host has), it is instead the one with the most features
+among those the host fully covers, plus ``-mattr`` additions.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from tcfg.plugin import TargetError
 from tcfg_x86.facts import CpuEntry, tables
+from tcfg_x86.host_name import llvm_host_cpu
 from tcfg_x86.resolve import resolve
 
 __all__ = ["HostCpu", "detect", "is_x86", "native", "parse_cpuinfo", "spec_of"]
@@ -79,9 +83,12 @@ def parse_cpuinfo(text: str) -> HostCpu:
     host = frozenset(f for flag in flags for f in t.cpuinfo_flags.get(flag, ()))
     checkable = _checkable()
     is64 = "64bit" in host
-    closest = _closest(host, checkable, is64)
+    named = llvm_host_cpu(first.get("vendor_id"), _number(first.get("cpu family")), _number(first.get("model")), host)
+    closest = t.cpus[named] if named is not None and named in t.cpus else _closest(host, checkable, is64)
     missing = tuple(sorted((closest.features & checkable) - host))
     chosen, mattr = _closest_minus_missing(host, checkable, is64, closest, missing)
+    if not chosen and closest.name == named:  # LLVM's name, with the host's features written out
+        chosen, mattr = closest.name, _corrections(host, checkable, is64, closest)
     if not chosen:
         subset = _best_subset(host, checkable, is64, closest)
         base = subset.features if is64 else subset.features_32bit_mode
@@ -97,6 +104,16 @@ def parse_cpuinfo(text: str) -> HostCpu:
         num_cores=_num_cores(blocks),
         flags=flags,
     )
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _corrections(host: frozenset[str], checkable: frozenset[str], is64: bool, cpu: CpuEntry) -> tuple[str, ...]:
+    """``-mattr`` turning ``cpu``'s features into the host's: what it lacks off, then what it adds on."""
+    base = cpu.features if is64 else cpu.features_32bit_mode
+    return (*(f"-{f}" for f in sorted((base & checkable) - host)), *(f"+{f}" for f in sorted(host - base)))
 
 
 def _candidates(is64: bool) -> Iterable[CpuEntry]:
