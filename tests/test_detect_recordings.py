@@ -117,3 +117,19 @@ def test_this_machine_has_the_features_clang_native_gives() -> None:
         if name.replace("-", "_") in features and (features[name.replace("-", "_")] is True) != on
     )
     assert differ == [], f"tcfg and clang-22 -march=native disagree on {differ} ({target})"
+
+
+def test_this_machine_is_what_llvmlite_says() -> None:
+    """Where llvmlite (built on LLVM 22) is installed: its host CPU name and features agree too."""
+    binding = pytest.importorskip("llvmlite.binding", reason="llvmlite is not installed")
+    if binding.llvm_version_info[0] != 22:
+        pytest.skip(f"llvmlite is built on LLVM {binding.llvm_version_info[0]}, not 22")
+    target = _this_machines_cpu()
+    assert target.attrs.get("mcpu", "generic") == binding.get_host_cpu_name()
+    features = target.features
+    differ = sorted(
+        name
+        for name, on in binding.get_host_cpu_features().items()
+        if name.replace("-", "_") in features and (features[name.replace("-", "_")] is True) != on
+    )
+    assert differ == [], f"tcfg and llvmlite disagree on {differ} ({target})"

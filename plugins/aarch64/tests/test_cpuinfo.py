@@ -167,3 +167,21 @@ def test_generator_reproduces_the_table() -> None:
     revision = "llvm-project main f81a5ee22372 (LLVM 22)"
     run = subprocess.run([sys.executable, str(script), host_cpp, revision, "--check"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def _llvm_unit_cases() -> list[dict[str, str]]:
+    import json
+
+    path = Path(__file__).resolve().parent / "fixtures" / "llvm-host-unittests.json"
+    cases: list[dict[str, str]] = json.loads(path.read_text())["cases"]
+    return cases
+
+
+@pytest.mark.parametrize("case", _llvm_unit_cases(), ids=lambda c: f"{c['test']}-{c['name'] or c['cpuinfo'][-5:]}")
+def test_llvm_host_unit_test_inputs(case: dict[str, str]) -> None:
+    """Every /proc/cpuinfo of LLVM's own Host.cpp unit tests gets the CPU LLVM expects."""
+    info = detect.parse_cpuinfo(case["cpuinfo"])
+    assert detect.cpu_name(info) == case["cpu"]
+    if info.hwcaps:  # a whole recording: detection gives a target that builds, with that CPU
+        (target,) = tcfg.detect(sources={"cpuinfo": case["cpuinfo"]})
+        assert target.attrs.get("mcpu", "generic") == case["cpu"]

@@ -17,7 +17,7 @@ from tcfg.plugin import TargetError, package_json
 from tcfg_riscv.facts import tables
 from tcfg_riscv.resolve import riscv_cpu
 
-__all__ = ["host_cpus", "is_riscv", "isa_extensions", "native_attrs", "recorded_triple"]
+__all__ = ["cpu_name", "host_cpus", "is_riscv", "isa_extensions", "native_attrs", "recorded_triple"]
 
 
 @cache
@@ -33,6 +33,12 @@ def _field(text: str, key: str) -> str | None:
         if sep and name.strip() == key:
             return value.strip()
     return None
+
+
+def cpu_name(text: str) -> str:
+    """The CPU LLVM's ``getHostCPUNameForRISCV`` names from the ``uarch`` line, or ``""`` (LLVM's
+    caller then says ``generic-rv32``/``generic-rv64``)."""
+    return host_cpus().get(_field(text, "uarch") or "", "")
 
 
 def is_riscv(text: str) -> bool:
@@ -61,7 +67,7 @@ def native_attrs(text: str) -> dict[str, Any]:
     if isa is None:
         raise TargetError("/proc/cpuinfo has no 'isa' line: not a RISC-V Linux machine, or an unreadable one")
     xlen, extensions = isa_extensions(isa)
-    cpu = host_cpus().get(_field(text, "uarch") or "", f"generic-rv{xlen}")
+    cpu = cpu_name(text) or f"generic-rv{xlen}"
     known = tables().extensions
     has = riscv_cpu(cpu).extensions
     adds = [e for e in dict.fromkeys(extensions) if e in known and not known[e]["experimental"] and e not in has]

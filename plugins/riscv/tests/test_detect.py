@@ -64,3 +64,21 @@ def test_uarch_rules_come_from_llvm() -> None:
     }
     text = "processor\t: 0\nisa\t\t: rv64imafdc\nuarch\t\t: eswin,eic770x\n"
     assert detect.native_attrs(text)["mcpu"] == "sifive-p550"
+
+
+@pytest.mark.parametrize(
+    ("cpuinfo", "cpu"),
+    [
+        # LLVM's unit tests (llvm/unittests/TargetParser/Host.cpp, getLinuxHostCPUName.RISCV;
+        # Apache-2.0 WITH LLVM-exception).
+        (
+            "\nprocessor       : 0\nhart            : 2\nisa             : rv64imafdc\nmmu             : sv39\n"
+            "uarch           : sifive,u74-mc\n",
+            "sifive-u74",
+        ),
+        ("uarch           : sifive,bullet0\n", "sifive-u74"),
+        ("uarch           : spacemit,x60\n", ""),
+    ],
+)
+def test_llvm_host_unit_test_inputs(cpuinfo: str, cpu: str) -> None:
+    assert detect.cpu_name(cpuinfo) == cpu
