@@ -133,3 +133,18 @@ def test_this_machine_is_what_llvmlite_says() -> None:
         if name.replace("-", "_") in features and (features[name.replace("-", "_")] is True) != on
     )
     assert differ == [], f"tcfg and llvmlite disagree on {differ} ({target})"
+
+
+@pytest.mark.parametrize("plugin", ["aarch64", "riscv", "x86"])
+def test_host_rules_are_what_the_generator_makes_of_llvm(plugin: str) -> None:
+    """``plugins/*/scripts/gen_host_cpu.py --check`` against LLVM's Host.cpp, where $LLVM_HOST_CPP names one."""
+    import os
+    import sys
+
+    host_cpp = os.environ.get("LLVM_HOST_CPP")
+    if not host_cpp:
+        pytest.skip("set LLVM_HOST_CPP to llvm/lib/TargetParser/Host.cpp to check the generated host rules")
+    script = ROOT / "plugins" / plugin / "scripts" / "gen_host_cpu.py"
+    revision = "llvm-project main f81a5ee22372 (LLVM 22)"
+    run = subprocess.run([sys.executable, str(script), host_cpp, revision, "--check"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

@@ -101,7 +101,7 @@ def test_cli_from_says_when_the_recordings_show_nothing(capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("argument", "needle"),
     [
-        ("cpuinfo", "--from 'cpuinfo': write NAME=FILE, NAME one of cpuinfo, nvidia-smi, rocminfo, vulkaninfo"),
+        ("cpuinfo", "--from 'cpuinfo': write NAME=FILE, NAME one of cpuinfo, sysctl, nvidia-smi, rocminfo, vulkaninfo"),
         ("gpu=x", "unknown detection source 'gpu'"),
         ("cpuinfo=/nonexistent/cpuinfo", "--from 'cpuinfo=/nonexistent/cpuinfo': cannot read '/nonexistent/cpuinfo'"),
     ],

@@ -118,7 +118,7 @@ def _build_parser() -> _Parser:
     schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
     schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
     detect = command("detect", "print targets for the devices of this machine, or of a recorded one (--from)")
-    recorded = "read a recording, not this machine (NAME: cpuinfo, nvidia-smi, rocminfo, vulkaninfo)"
+    recorded = "read a recording, not this machine (NAME: cpuinfo, sysctl, nvidia-smi, rocminfo, vulkaninfo)"
     detect.add_argument("--from", dest="sources", action="append", metavar="NAME=FILE", help=recorded)
     detect.add_argument("--why-not", metavar="CPU", help="print the features the machine lacks for this -mcpu")
     return parser

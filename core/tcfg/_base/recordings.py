@@ -23,6 +23,7 @@ __all__ = ["DEVICE_ORDER", "SOURCES", "Sources", "check_sources", "device_rank",
 #: The recorded sources tcfg's plugins read: name -> (what it is, given once per device).
 SOURCES: dict[str, tuple[str, bool]] = {
     "cpuinfo": ("the text of Linux /proc/cpuinfo (Arm, RISC-V, x86)", False),
+    "sysctl": ("macOS sysctl -a (Apple silicon)", False),
     "nvidia-smi": ("nvidia-smi --query-gpu=name,compute_cap,memory.total --format=csv", False),
     "rocminfo": ("the output of rocminfo (ROCm)", False),
     "vulkaninfo": ("vulkaninfo --json=N (Vulkan Profiles JSON of one device; once per device)", True),

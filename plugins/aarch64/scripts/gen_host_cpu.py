@@ -11,7 +11,12 @@ function and writes its rules as data, keeping the file's other keys (``hwcaps``
   has exactly these two distinct parts);
 * ``hardware``: implementer -> ``[suffix, CPU]`` (a ``Hardware`` line ending so);
 * ``variant_parts``: implementer -> ``{"cases": {(variant << 12 | part): CPU}, "default": CPU}``
-  (Samsung's Exynos switch).
+  (Samsung's Exynos switch);
+* ``apple_cpufamily``: macOS ``hw.cpufamily`` (hex) -> CPU, and ``default`` (the
+  ``getHostCPUName`` of ``__APPLE__`` and ``__aarch64__``);
+* ``feat``: an Arm ``FEAT_*`` name (macOS ``sysctl hw.optional.arm.FEAT_*``) -> the LLVM
+  backend features it turns on, read from ``clang-22 --print-supported-extensions`` and
+  ``clang-22 -march=armv8-a+EXT -###``.
 
 usage: python gen_host_cpu.py PATH/TO/llvm/lib/TargetParser/Host.cpp LLVM-REVISION [--check]
 (``--check`` compares instead of writing; exit 1 on a difference.)
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -82,19 +88,73 @@ def rules(host_cpp: str) -> dict[str, Any]:
     return {"parts": parts, "big_little": big_little, "hardware": hardware, "variant_parts": variant_parts}
 
 
+_DEFINE = re.compile(r"#define (CPUFAMILY_\w+) (0x[0-9a-f]+|0)\b")
+_APPLE = re.compile(r"sysctlbyname\(\"hw\.cpufamily\".*?\n}\n", re.S)
+
+
+def apple_rules(host_cpp: str) -> dict[str, str]:
+    """``hw.cpufamily`` (``0x...``) -> CPU, with ``default``, from the Apple ``getHostCPUName``."""
+    values = {name: int(value, 16) for name, value in _DEFINE.findall(host_cpp)}
+    match = _APPLE.search(host_cpp)
+    if match is None:
+        raise SystemExit("Host.cpp has no Apple getHostCPUName reading hw.cpufamily")
+    found: dict[str, str] = {}
+    pending: list[str] = []
+    for line in match.group(0).splitlines():
+        case = re.search(r"case (CPUFAMILY_\w+):", line)
+        if case:
+            pending.append(f"{values[case.group(1)]:#x}")
+        if re.search(r"default:", line):
+            pending.append("default")
+        returned = _RETURN.search(line)
+        if returned and pending:
+            found.update(dict.fromkeys(pending, returned.group(1)))
+            pending = []
+    return found
+
+
+def _clang_features(clang: str, march: str) -> set[str]:
+    run = subprocess.run(
+        [clang, "--target=aarch64-linux-gnu", f"-march={march}", "-###", "-c", "-x", "c", "/dev/null"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return set(re.findall(r'"-target-feature" "\+([^"]+)"', run.stderr))
+
+
+def feat_map(clang: str) -> dict[str, list[str]]:
+    """``FEAT_*`` -> the backend features its ``-march`` extension adds to armv8-a (clang's word)."""
+    listing = subprocess.run(
+        [clang, "--target=aarch64-linux-gnu", "--print-supported-extensions"], capture_output=True, text=True
+    ).stdout
+    base = _clang_features(clang, "armv8-a")
+    found: dict[str, set[str]] = {}
+    for line in listing.splitlines():
+        row = re.match(r"\s+([a-z0-9-]+)\s+(FEAT_\w+(?:, FEAT_\w+)*)\s", line)
+        if row is None:
+            continue
+        added = _clang_features(clang, f"armv8-a+{row.group(1)}") - base
+        for feat in row.group(2).split(", "):
+            found.setdefault(feat, set()).update(added)
+    return {feat: sorted(features) for feat, features in sorted(found.items()) if features}
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if a != "--check"]
     if len(args) != 2:
         raise SystemExit(__doc__)
     host_cpp, revision = Path(args[0]).read_text(encoding="utf-8"), args[1]
     table = json.loads(DATA.read_text(encoding="utf-8"))
-    new = {**table, **rules(host_cpp)}
+    new = {**table, **rules(host_cpp), "apple_cpufamily": apple_rules(host_cpp), "feat": feat_map("clang-22")}
     new["source"] = {
         **table.get("source", {}),
         "parts": (
             f"LLVM llvm/lib/TargetParser/Host.cpp at {revision}, getHostCPUNameForARMFromComponents "
-            "(parts, big_little, hardware, variant_parts), by plugins/aarch64/scripts/gen_host_cpu.py"
+            "(parts, big_little, hardware, variant_parts) and the Apple getHostCPUName (apple_cpufamily), "
+            "by plugins/aarch64/scripts/gen_host_cpu.py"
         ),
+        "feat": "clang-22 --print-supported-extensions (FEAT_* of each extension) and -march=armv8-a+EXT -###",
     }
     text = json.dumps(new, indent=1, sort_keys=True) + "\n"
     if "--check" in sys.argv:

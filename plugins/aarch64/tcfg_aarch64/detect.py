@@ -17,7 +17,17 @@ from tcfg.plugin import TargetError
 from tcfg_aarch64.facts import cpuinfo_table
 from tcfg_aarch64.resolve import family_of_cpu
 
-__all__ = ["CpuInfo", "cpu_name", "is_arm", "native_attrs", "parse_cpuinfo", "read_host", "recorded_triple"]
+__all__ = [
+    "CpuInfo",
+    "cpu_name",
+    "is_apple_sysctl",
+    "is_arm",
+    "native_attrs",
+    "parse_cpuinfo",
+    "read_host",
+    "recorded_triple",
+    "sysctl_attrs",
+]
 
 CPUINFO = "/proc/cpuinfo"
 
@@ -106,22 +116,63 @@ def native_attrs(text: str) -> dict[str, Any]:
     info = parse_cpuinfo(text)
     if not info.implementer:
         raise TargetError("/proc/cpuinfo has no 'CPU implementer' line: not an Arm CPU, or an unreadable one")
-    name = cpu_name(info)
     table = cpuinfo_table()
     present = {feat for cap in info.hwcaps for feat in table["hwcaps"].get(cap, ())}
+    return _attrs(cpu_name(info), present)
+
+
+def _attrs(name: str, present: set[str], absent: set[str] | None = None) -> dict[str, Any]:
+    """``mcpu`` (unless generic) and the ``mattr`` that makes its checked features ``present``, and
+    not ``absent`` (default: every checked feature not present)."""
     attrs: dict[str, Any] = {}
     family = family_of_cpu(name)
     defaults = family.cpus[name].features if family is not None and name != "generic" else frozenset()
     if name != "generic":
         attrs["mcpu"] = name
-    checked = set(table["checked"])
+    checked = set(cpuinfo_table()["checked"])
     if family is None or family.name == "aarch64":
         adds = sorted((present & checked) - defaults)
-        drops = sorted((defaults & checked) - present)
+        drops = sorted((defaults & checked) - present if absent is None else (defaults & checked & absent) - present)
         mattr = [f"+{f}" for f in adds] + [f"-{f}" for f in drops]
         if mattr:
             attrs["mattr"] = tuple(mattr)
     return attrs
+
+
+def _sysctl(text: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            found.setdefault(key.strip(), value.strip())
+    return found
+
+
+def is_apple_sysctl(text: str) -> bool:
+    """Whether a macOS ``sysctl -a`` text describes an Apple silicon (Arm) Mac."""
+    values = _sysctl(text)
+    return values.get("hw.cputype") == "16777228" or any(k.startswith("hw.optional.arm") for k in values)
+
+
+def sysctl_attrs(text: str) -> dict[str, Any]:
+    """``mcpu`` and ``mattr`` for the Apple silicon Mac a ``sysctl -a`` text describes.
+
+    The CPU is LLVM's for ``hw.cpufamily`` (none recorded counts as 0, ``generic``). A
+    ``hw.optional.arm.FEAT_*`` entry of 1 adds its features, one of 0 removes them; a
+    feature no entry reports (older macOS lists fewer) keeps the CPU's default.
+    """
+    values = _sysctl(text)
+    table = cpuinfo_table()
+    family = _number(values.get("hw.cpufamily", "0"))
+    if family is None:
+        raise TargetError(f"sysctl hw.cpufamily is {values.get('hw.cpufamily')!r}, not a number")
+    rules = table["apple_cpufamily"]
+    name = rules.get(f"{family & 0xFFFFFFFF:#x}", rules["default"])
+    said: dict[str, set[str]] = {"1": set(), "0": set()}  # features FEAT_* entries say present, absent
+    for key, value in values.items():
+        if key.startswith("hw.optional.arm.FEAT_") and value in said:
+            said[value].update(table["feat"].get(key.removeprefix("hw.optional.arm."), ()))
+    return _attrs(str(name), said["1"], said["0"])
 
 
 def read_host() -> str | None:

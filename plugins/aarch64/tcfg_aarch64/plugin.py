@@ -66,7 +66,7 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 @hookimpl
 def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Target | Mapping[str, Any] | str]:
-    """This machine's CPU when it is Arm Linux, or the recorded one (``cpuinfo``), from /proc/cpuinfo."""
+    """This machine's CPU when it is Arm Linux, or the recorded one (``cpuinfo``; an Apple silicon ``sysctl``)."""
     from tcfg_aarch64 import detect
 
     if sources is None:
@@ -75,6 +75,9 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Targe
             return []
         text = detect.read_host()
     else:
+        mac = next(iter(sources.get("sysctl", ())), None)
+        if mac is not None and detect.is_apple_sysctl(mac):
+            return [{"kind": "llvm", "mtriple": "arm64-apple-macos", **detect.sysctl_attrs(mac)}]
         text = next(iter(sources.get("cpuinfo", ())), None)
         if text is None or not detect.is_arm(text):
             return []

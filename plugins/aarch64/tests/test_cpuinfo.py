@@ -154,21 +154,6 @@ def test_recorded_32bit_arm_triple() -> None:
     assert detect.recorded_triple(_cpuinfo("0x41", "0xd0c")) == "aarch64-unknown-linux-gnu"
 
 
-def test_generator_reproduces_the_table() -> None:
-    """``scripts/gen_host_cpu.py --check`` against LLVM's Host.cpp, where $LLVM_HOST_CPP names one."""
-    import os
-    import subprocess
-    import sys
-
-    host_cpp = os.environ.get("LLVM_HOST_CPP")
-    if not host_cpp:
-        pytest.skip("set LLVM_HOST_CPP to llvm/lib/TargetParser/Host.cpp to check the generated rules")
-    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_host_cpu.py"
-    revision = "llvm-project main f81a5ee22372 (LLVM 22)"
-    run = subprocess.run([sys.executable, str(script), host_cpp, revision, "--check"], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-
-
 def _llvm_unit_cases() -> list[dict[str, str]]:
     import json
 
@@ -185,3 +170,45 @@ def test_llvm_host_unit_test_inputs(case: dict[str, str]) -> None:
     if info.hwcaps:  # a whole recording: detection gives a target that builds, with that CPU
         (target,) = tcfg.detect(sources={"cpuinfo": case["cpuinfo"]})
         assert target.attrs.get("mcpu", "generic") == case["cpu"]
+
+
+#: archspec's macOS recordings of Apple silicon Macs -> LLVM 22's CPU for their hw.cpufamily
+#: (the Big Sur recording has no hw.cpufamily: LLVM's family 0, generic).
+APPLE = {
+    "darwin-monterey-m1": "apple-m1",
+    "darwin-monterey-m2": "apple-m2",
+    "darwin-sequoia-m3": "apple-m3",
+    "darwin-sequoia-m4": "apple-m4",
+    "darwin-bigsur-m1": "generic",
+}
+
+
+@pytest.mark.parametrize("name", sorted(APPLE))
+def test_recorded_macs(make, name: str) -> None:
+    path = _recordings() / name
+    if not path.exists():
+        pytest.skip(f"this archspec version has no recording {name}")
+    text = path.read_text()
+    (target,) = tcfg.detect(sources={"sysctl": text})
+    assert target.attrs.get("mcpu", "generic") == APPLE[name]
+    said = {
+        line.split(":")[0].removeprefix("hw.optional.arm."): line.split(":")[1].strip()
+        for line in text.splitlines()
+        if line.startswith("hw.optional.arm.FEAT_")
+    }
+    f = target.features
+    for feat, feature in (("FEAT_SME", "sme"), ("FEAT_BF16", "bf16"), ("FEAT_I8MM", "i8mm"), ("FEAT_SSBS", "ssbs")):
+        if feat in said:
+            assert bool(f[feature]) == (said[feat] == "1"), (name, feat)
+
+
+def test_apple_cpufamily_rules() -> None:
+    from tcfg_aarch64.facts import cpuinfo_table
+
+    rules = cpuinfo_table()["apple_cpufamily"]
+    assert rules["0x1b588bb3"] == "apple-m1" and rules["0x72015832"] == "apple-m3" and rules["default"] == "apple-m4"
+    # sysctl prints hw.cpufamily signed: -634136515 is 0xda33d83d, the M2's.
+    assert detect.sysctl_attrs("hw.cputype: 16777228\nhw.cpufamily: -634136515\n")["mcpu"] == "apple-m2"
+    assert detect.sysctl_attrs("hw.cputype: 16777228\nhw.cpufamily: 12345\n")["mcpu"] == "apple-m4"
+    with pytest.raises(tcfg.TargetError, match=r"hw\.cpufamily is 'x'"):
+        detect.sysctl_attrs("hw.cputype: 16777228\nhw.cpufamily: x\n")
