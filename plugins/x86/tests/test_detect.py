@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import re
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,15 @@ def test_llvm_host_cpu_rules(vendor: str, family: int, model: int, features: set
     from tcfg_x86.host_name import llvm_host_cpu
 
     assert llvm_host_cpu(vendor, family, model, frozenset(features)) == cpu
+
+
+@needs_recordings
+def test_a_vm_hiding_avx512_keeps_llvms_name(make) -> None:
+    """A Zen 4 guest whose hypervisor hides AVX-512 and PKU: LLVM's name (znver4, from family 25 model
+    17) with those features off, as llc-22 and clang -march=native would say on it."""
+    text = re.sub(r" (avx512\w*|pku|ospke)\b", "", RECORDINGS["linux-rocky8.5-zen4"])
+    host = parse_cpuinfo(text)
+    assert host.cpu == "znver4"
+    assert {"-avx512f", "-avx512vl", "-pku"} <= set(host.mattr)
+    t = make({"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": host.cpu, "mattr": list(host.mattr)})
+    assert not t.features.avx512f and t.features.avx2 and t.features.vaes
