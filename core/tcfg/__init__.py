@@ -56,6 +56,7 @@ __all__ = [
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",
+    "detect",
     "from_tvm",
     "generic_func",
     "get_kind",
@@ -159,3 +160,13 @@ def register_tag(
 def plugins() -> list[PluginRecord]:
     """One record per discovered plugin: name, distribution, version, status, error, registrations."""
     return _default_registry().plugins()
+
+
+def detect(sources: Mapping[str, str | Sequence[str]] | None = None) -> list[Target]:
+    """Targets for this machine's devices, or for the machine that ``sources`` records.
+
+    ``sources`` maps a recorded source's name (``"cpuinfo"``, ``"nvidia-smi"``,
+    ``"rocminfo"``, ``"vulkaninfo"``: ``tcfg.plugin.DETECT_SOURCES``) to its text; see
+    :meth:`Registry.detect`.
+    """
+    return _default_registry().detect(sources)

@@ -117,7 +117,10 @@ def _build_parser() -> _Parser:
     )
     schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
     schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
-    command("detect", "print targets for the devices of this machine")
+    detect = command("detect", "print targets for the devices of this machine, or of a recorded one (--from)")
+    recorded = "read a recording, not this machine (NAME: cpuinfo, sysctl, nvidia-smi, rocminfo, vulkaninfo)"
+    detect.add_argument("--from", dest="sources", action="append", metavar="NAME=FILE", help=recorded)
+    detect.add_argument("--why-not", metavar="CPU", help="print the features the machine lacks for this -mcpu")
     return parser
 
 
@@ -558,7 +561,14 @@ def _schema(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _detect(registry: Registry, args: argparse.Namespace) -> int:
-    found = registry.detect()
+    from tcfg._base.recordings import read_source_files
+    from tcfg._services.why_not import why_not, why_not_text
+
+    found = registry.detect(None if args.sources is None else read_source_files(args.sources))
+    if args.why_not is not None:
+        report = why_not(registry, args.why_not, found)
+        _print_json(report) if args.json else print(why_not_text(report))
+        return 0
     if args.json:
         _print_json([t.export() for t in found])
     else:
@@ -567,7 +577,8 @@ def _detect(registry: Registry, args: argparse.Namespace) -> int:
     if not found:
         loaded = ", ".join(r.name for r in registry.plugins() if r.status == "loaded")
         _error_line(
-            f"no installed plugin detected a device on this machine (plugins loaded: {loaded}); "
+            f"no installed plugin detected a device {'in the recordings' if args.sources else 'on this machine'} "
+            f"(plugins loaded: {loaded}); "
             "install the plugin for this machine's CPU or accelerator"
         )
         return 1

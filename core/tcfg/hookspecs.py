@@ -196,9 +196,16 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookspec
-def tcfg_detect() -> Sequence[Target | Mapping[str, Any] | str]:
-    """Targets (specs or Targets) for the devices of this machine that this plugin knows.
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Target | Mapping[str, Any] | str]:
+    """Targets (specs or Targets) for the devices of this machine, or of a recorded one, that this plugin knows.
+
+    ``sources`` is None for this machine. Otherwise it describes another machine by
+    recordings (``tcfg.detect(sources=...)``, ``tcfg detect --from NAME=FILE``): a mapping
+    from a source name (``cpuinfo``, ``nvidia-smi``, ``rocminfo``, ``vulkaninfo``; see
+    ``tcfg.plugin.DETECT_SOURCES``) to the texts recorded; read those you understand
+    and nothing of the live machine. An implementation that does not name ``sources``
+    (written before recordings existed) is called for this machine only.
 
     Return an empty list when there is nothing of yours here; raise
-    :class:`tcfg.TargetError` only when a device is present but cannot be read.
+    :class:`tcfg.TargetError` only when a device is present (or recorded) but cannot be read.
     """

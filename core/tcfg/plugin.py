@@ -12,6 +12,7 @@ import pluggy
 
 from tcfg._base.errors import AttributeValueError, TargetError, closest, describe_choices
 from tcfg._base.files import package_json
+from tcfg._base.recordings import SOURCES as DETECT_SOURCES
 from tcfg._model.attrs import (
     Attr,
     AttrType,
@@ -43,6 +44,7 @@ hookimpl = pluggy.HookimplMarker("tcfg")
 
 __all__ = [
     "CPU_ATTRS",
+    "DETECT_SOURCES",
     "Attr",
     "AttrType",
     "AttributeValueError",

@@ -495,9 +495,10 @@ class Loader:
         implementers = self.manager.implementers("tcfg_derive_target")
         self.derive_hooks[:] = [name for name in implementers if name in self._stages and name not in self._silenced]
 
-    def implementers(self, hook: str) -> list[str]:
-        """The loaded plugins whose ``hook`` is still called, in pluggy's order."""
-        return [name for name in self.manager.implementers(hook) if name not in self._silenced]
+    def implementers(self, hook: str, taking: str | None = None) -> list[str]:
+        """The loaded plugins whose ``hook`` is still called, in pluggy's order (those whose
+        implementation names the argument ``taking``, if given)."""
+        return [name for name in self.manager.implementers(hook, taking) if name not in self._silenced]
 
     def record(self, plugin: str) -> PluginRecord:
         """The latest record of ``plugin``."""

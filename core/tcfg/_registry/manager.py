@@ -120,9 +120,12 @@ class Manager:
         """Whether the registered plugin ``name`` implements ``hook``."""
         return any(impl.plugin_name == name for impl in getattr(self._pm.hook, hook).get_hookimpls())
 
-    def implementers(self, hook: str) -> list[str]:
-        """The registered plugins implementing ``hook``, in pluggy's calling order (each once)."""
+    def implementers(self, hook: str, taking: str | None = None) -> list[str]:
+        """The registered plugins implementing ``hook``, in pluggy's calling order (each once); only
+        those whose implementation names the argument ``taking``, if given."""
         impls = reversed(getattr(self._pm.hook, hook).get_hookimpls())
+        if taking is not None:
+            impls = (impl for impl in impls if taking in impl.argnames)
         return list(dict.fromkeys(impl.plugin_name for impl in impls))
 
     def call(self, name: str, hook: str, **kwargs: Any) -> list[Any]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tcfg._base.errors import PluginError, TargetError, UnknownKindError, UnknownTagError, describe_choices
 from tcfg._base.memo import Memo
+from tcfg._base.recordings import check_sources, device_rank
 from tcfg._build.entry import build, from_dict, nested_context, with_attrs
 from tcfg._build.memo import BuildState
 from tcfg._build.readers import from_text
@@ -361,14 +362,24 @@ class Registry:
         claimant = next((p for p in self._loader.contents.parsers if p.arches and claims(p, method, value)), None)
         return None if claimant is None else owners.get(("CPU architecture", claimant.arches[0]))
 
-    def detect(self) -> list[Target]:
-        """Targets for this machine's devices, from every plugin that can detect them."""
+    def detect(self, sources: Mapping[str, str | Sequence[str]] | None = None) -> list[Target]:
+        """Targets for this machine's devices, or for the machine ``sources`` records, from every
+        plugin that can detect them: discrete devices first, integrated ones next, software
+        renderers last (see :func:`tcfg._base.recordings.device_rank`).
+
+        ``sources`` maps a source name of :data:`tcfg.plugin.DETECT_SOURCES` to its recorded
+        text (a list of texts for a per-device source); an unknown name or a value that is
+        not text is a :class:`TargetError`. Given sources, only plugins whose ``tcfg_detect``
+        takes ``sources`` are asked (the others can only read the live machine).
+        """
+        checked = None if sources is None else check_sources(sources)
         self._loader.ensure_tags()
         found: list[Target] = []
-        for plugin in reversed(self._loader.implementers("tcfg_detect")):
-            specs = self._loader.call_hook(plugin, "tcfg_detect", (list, tuple)) or ()
+        plugins = self._loader.implementers("tcfg_detect", None if checked is None else "sources")
+        for plugin in reversed(plugins):
+            specs = self._loader.call_hook(plugin, "tcfg_detect", (list, tuple), sources=checked) or ()
             found += [build(self, spec) for spec in specs]
-        return found
+        return sorted(found, key=lambda t: device_rank(t.attrs))
 
     def target(self, spec: Any, host: Any = None) -> Target:
         """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""

@@ -65,14 +65,23 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookimpl
-def tcfg_detect() -> Sequence[Target | Mapping[str, Any] | str]:
-    """This machine's CPU, when it is Arm Linux (from /proc/cpuinfo)."""
-    triple = host_triple()
-    if arch_family(triple) not in ("aarch64", "arm"):
-        return []
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Target | Mapping[str, Any] | str]:
+    """This machine's CPU when it is Arm Linux, or the recorded one (``cpuinfo``; an Apple silicon ``sysctl``)."""
     from tcfg_aarch64 import detect
 
-    text = detect.read_host()
+    if sources is None:
+        triple = host_triple()
+        if arch_family(triple) not in ("aarch64", "arm"):
+            return []
+        text = detect.read_host()
+    else:
+        mac = next(iter(sources.get("sysctl", ())), None)
+        if mac is not None and detect.is_apple_sysctl(mac):
+            return [{"kind": "llvm", "mtriple": "arm64-apple-macos", **detect.sysctl_attrs(mac)}]
+        text = next(iter(sources.get("cpuinfo", ())), None)
+        if text is None or not detect.is_arm(text):
+            return []
+        triple = detect.recorded_triple(text)
     if text is None:
         return []
     return [{"kind": "llvm", "mtriple": triple, **detect.native_attrs(text)}]

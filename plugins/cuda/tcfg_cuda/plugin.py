@@ -6,7 +6,7 @@ GPU list, NVML and NVRTC are loaded by the functions that use them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, Component, Library, TagRegistrar, Target, TargetKind, hookimpl
@@ -70,9 +70,12 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookimpl
-def tcfg_detect() -> Sequence[dict[str, Any]]:
-    """One cuda target per GPU of this machine; none when there is no NVIDIA GPU or driver."""
-    from tcfg_cuda.detect import detect_gpus
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[str, Any]]:
+    """One cuda target per GPU of this machine (none without an NVIDIA GPU or driver), or per GPU a
+    recorded ``nvidia-smi --query-gpu=... --format=csv`` lists."""
+    from tcfg_cuda.detect import detect_gpus, parse_nvidia_smi
 
+    if sources is not None:
+        return [gpu.spec() for text in sources.get("nvidia-smi", ()) for gpu in parse_nvidia_smi(text)]
     found, _unavailable = detect_gpus()
     return [gpu.spec() for gpu in found]

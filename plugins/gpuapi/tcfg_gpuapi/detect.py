@@ -23,14 +23,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tcfg.plugin import TargetError
 from tcfg_gpuapi.facts import encode_api_version, encode_spirv_version
 
-__all__ = ["detect_vulkan", "device_attrs", "device_count"]
+__all__ = ["detect_vulkan", "device_attrs", "device_count", "recorded_devices"]
 
 
 _DEVICE_TYPES = {
@@ -219,4 +219,26 @@ def detect_vulkan(vulkaninfo: str = "vulkaninfo") -> list[dict[str, Any]]:
             except ValueError as exc:
                 raise TargetError(f"vulkaninfo --json={index} wrote no JSON: {exc}") from exc
             found.append(device_attrs(profile))
+    return found
+
+
+def recorded_devices(texts: Sequence[str]) -> list[dict[str, Any]]:
+    """A vulkan target dict per recorded ``vulkaninfo --json`` document (one device each).
+
+    Raises :class:`TargetError` naming the recording for text that is not Vulkan Profiles JSON.
+    """
+    found = []
+    for index, text in enumerate(texts):
+        try:
+            profile = json.loads(text)
+        except ValueError as exc:
+            raise TargetError(
+                f"recorded vulkaninfo #{index + 1} is not JSON (vulkaninfo --json=N output): {exc}"
+            ) from None
+        if not isinstance(profile, dict):
+            raise TargetError(f"recorded vulkaninfo #{index + 1} is not a Vulkan Profiles JSON object")
+        try:
+            found.append(device_attrs(profile))
+        except TargetError as exc:
+            raise TargetError(f"recorded vulkaninfo #{index + 1}: {exc}") from None
     return found

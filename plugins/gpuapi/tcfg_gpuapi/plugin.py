@@ -6,7 +6,7 @@ table and ``vulkaninfo`` are reached by the functions that use them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import Compiler, TagRegistrar, Target, TargetKind, hookimpl
@@ -50,8 +50,11 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookimpl
-def tcfg_detect() -> Sequence[dict[str, Any]]:
-    """One vulkan target per Vulkan device ``vulkaninfo`` reports; none without vulkaninfo or devices."""
-    from tcfg_gpuapi.detect import detect_vulkan
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[str, Any]]:
+    """One vulkan target per Vulkan device ``vulkaninfo`` reports (none without vulkaninfo or
+    devices), or per recorded ``vulkaninfo --json`` document."""
+    from tcfg_gpuapi.detect import detect_vulkan, recorded_devices
 
+    if sources is not None:
+        return recorded_devices(sources.get("vulkaninfo", ()))
     return detect_vulkan()

@@ -1,19 +1,19 @@
-"""The hook implementations of the riscv plugin: the RISC-V CPU sub-parser, RISC-V tags, LLVM codegen.
+"""The hook implementations of the riscv plugin: the RISC-V CPU sub-parser, RISC-V tags, LLVM codegen, detection.
 
 Importing this module reads no data: the tables load on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from tcfg.plugin import CpuParser, TagRegistrar, Target, hookimpl
+from tcfg.plugin import CpuParser, TagRegistrar, Target, arch_family, hookimpl, host_triple
 
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 
-__all__ = ["tcfg_codegen", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
+__all__ = ["tcfg_codegen", "tcfg_detect", "tcfg_register_cpu_parsers", "tcfg_register_tags"]
 
 
 @hookimpl
@@ -38,3 +38,23 @@ def tcfg_codegen(target: Target) -> Codegen | None:
     from tcfg_riscv.codegen import codegen_for
 
     return codegen_for(target)
+
+
+@hookimpl
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[str, Any]]:
+    """This machine's CPU when it is RISC-V Linux, or the recorded one (``cpuinfo``), from /proc/cpuinfo."""
+    from tcfg_riscv import detect
+
+    if sources is None:
+        if arch_family(host_triple()) not in ("riscv32", "riscv64"):
+            return []
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            return []
+    else:
+        text = next(iter(sources.get("cpuinfo", ())), "")
+    if not detect.is_riscv(text):
+        return []
+    return [{"kind": "llvm", "mtriple": detect.recorded_triple(text), **detect.native_attrs(text)}]

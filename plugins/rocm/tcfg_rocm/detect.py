@@ -9,6 +9,7 @@ amdgpu driver, not Linux) there is nothing to report.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from tcfg.plugin import TargetError
 from tcfg_rocm.facts import processor_names
 
-__all__ = ["KFD_NODES", "GpuNode", "detect_gpus", "gfx_name"]
+__all__ = ["KFD_NODES", "GpuNode", "detect_gpus", "gfx_name", "parse_rocminfo"]
 
 KFD_NODES = Path("/sys/class/kfd/kfd/topology/nodes")
 
@@ -52,6 +53,43 @@ def _properties(path: Path) -> dict[str, int]:
     return found
 
 
+def _check_known(name: str, what: str) -> None:
+    if name not in processor_names():
+        raise TargetError(
+            f"{what}, which this version of tcfg-plugin-rocm (LLVM 22's AMDGPU processors) does not know; "
+            "upgrade it, or give -mcpu explicitly"
+        )
+
+
+_AGENT = re.compile(r"^\*+\s*\n\s*Agent (\d+)\s*\n\*+\s*$", re.MULTILINE)
+_FIELD = re.compile(r"^  (Name|Device Type|Compute Unit|Marketing Name):\s*(.*?)\s*$", re.MULTILINE)
+
+
+def parse_rocminfo(text: str) -> list[GpuNode]:
+    """The GPU agents of a recorded ``rocminfo`` output, in agent order (CPU agents left out).
+
+    Each agent's own ``Name`` (``gfx942``), ``Device Type`` and ``Compute Unit`` lines are
+    read (the two-space-indented ones; the ISA names further in are not). A GPU whose
+    processor LLVM 22 does not know is a :class:`TargetError`, as for the live machine.
+    """
+    found = []
+    starts = list(_AGENT.finditer(text))
+    for index, start in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
+        fields: dict[str, str] = {}
+        for key, value in _FIELD.findall(text[start.end() : end]):
+            fields.setdefault(key, value)
+        if fields.get("Device Type") != "GPU":
+            continue
+        name = fields.get("Name", "")
+        if not re.fullmatch(r"gfx[0-9a-f]+", name):
+            raise TargetError(f"rocminfo agent {start.group(1)} is a GPU named {name!r}, not a gfx processor")
+        _check_known(name, f"rocminfo agent {start.group(1)} ({fields.get('Marketing Name', '?')}) is {name}")
+        units = fields.get("Compute Unit", "")
+        found.append(GpuNode(int(start.group(1)), name, int(units) if units.isdigit() else None))
+    return found
+
+
 def detect_gpus(root: Path = KFD_NODES) -> list[GpuNode]:
     """The GPU nodes under ``root``, in node order; [] when ``root`` does not exist.
 
@@ -70,11 +108,7 @@ def detect_gpus(root: Path = KFD_NODES) -> list[GpuNode]:
         if version == 0:
             continue
         name = gfx_name(version)
-        if name not in processor_names():
-            raise TargetError(
-                f"the GPU of amdkfd node {node.name} is {name} (gfx_target_version {version}), which this "
-                "version of tcfg-plugin-rocm does not know; upgrade it, or give -mcpu explicitly"
-            )
+        _check_known(name, f"the GPU of amdkfd node {node.name} is {name} (gfx_target_version {version})")
         simds, per_cu = props.get("simd_count", 0), props.get("simd_per_cu", 0)
         found.append(GpuNode(int(node.name), name, simds // per_cu if simds and per_cu else None))
     return found

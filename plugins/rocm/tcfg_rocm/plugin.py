@@ -5,7 +5,7 @@ Importing this module reads no data: the processor, feature and board tables loa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
@@ -41,8 +41,11 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookimpl
-def tcfg_detect() -> Sequence[dict[str, Any]]:
-    """One rocm target per AMD GPU the kernel driver (amdkfd) reports; none without one."""
-    from tcfg_rocm.detect import detect_gpus
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[str, Any]]:
+    """One rocm target per AMD GPU the kernel driver (amdkfd) reports (none without one), or per GPU
+    agent of a recorded ``rocminfo``."""
+    from tcfg_rocm.detect import detect_gpus, parse_rocminfo
 
+    if sources is not None:
+        return [gpu.spec() for text in sources.get("rocminfo", ()) for gpu in parse_rocminfo(text)]
     return [gpu.spec() for gpu in detect_gpus()]

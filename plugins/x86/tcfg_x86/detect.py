@@ -1,27 +1,31 @@
-"""Host detection from Linux ``/proc/cpuinfo``: the best LLVM CPU the host covers, plus the rest.
+"""Host detection from Linux ``/proc/cpuinfo``: LLVM's CPU name for the host, plus the rest.
 
-Virtual machines hide CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the
-CPU name alone cannot carry the truth. The chosen CPU is the closest LLVM CPU (the one
-sharing the most features with the host), with ``-mattr`` removing what the host lacks
-of it and adding what it has beyond: the features are exactly the host's and LLVM keeps
-the tuning of the real microarchitecture. When LLVM's dependency graph makes that
-inexact (removing a missing feature would remove one the host has), the chosen CPU is
-instead the one with the most features among those the host fully covers, plus
-``-mattr`` additions.
+The CPU is the one LLVM 22's ``sys::getHostCPUName`` gives for the ``vendor_id``, ``cpu
+family``, ``model`` and features (:mod:`tcfg_x86.host_name`). Virtual machines hide
+CPUID bits (a Sapphire Rapids guest may lack ``waitpkg``), so the CPU name alone cannot
+carry the truth: ``-mattr`` removes what the host lacks of that CPU and adds what it
+has beyond, as ``clang -march=native`` does, so that the features are exactly the ones
+the kernel's ``flags`` line reports and LLVM keeps the tuning of the real
+microarchitecture. Where LLVM has no name (another vendor, an unknown family) the CPU
+is the closest LLVM CPU (the one sharing the most features with the host), with the
+same corrections; when LLVM's dependency graph makes that inexact (removing a missing
+feature would remove one the host has), it is instead the one with the most features
+among those the host fully covers, plus ``-mattr`` additions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from tcfg.plugin import TargetError
 from tcfg_x86.facts import CpuEntry, tables
+from tcfg_x86.host_name import llvm_host_cpu
 from tcfg_x86.resolve import resolve
 
-__all__ = ["HostCpu", "detect", "native", "parse_cpuinfo"]
+__all__ = ["HostCpu", "detect", "is_x86", "native", "parse_cpuinfo", "spec_of"]
 
 CPUINFO = Path("/proc/cpuinfo")
 
@@ -79,9 +83,12 @@ def parse_cpuinfo(text: str) -> HostCpu:
     host = frozenset(f for flag in flags for f in t.cpuinfo_flags.get(flag, ()))
     checkable = _checkable()
     is64 = "64bit" in host
-    closest = _closest(host, checkable, is64)
+    named = llvm_host_cpu(first.get("vendor_id"), _number(first.get("cpu family")), _number(first.get("model")), host)
+    closest = t.cpus[named] if named is not None and named in t.cpus else _closest(host, checkable, is64)
     missing = tuple(sorted((closest.features & checkable) - host))
     chosen, mattr = _closest_minus_missing(host, checkable, is64, closest, missing)
+    if not chosen and closest.name == named:  # LLVM's name, with the host's features written out
+        chosen, mattr = closest.name, _corrections(host, checkable, is64, closest)
     if not chosen:
         subset = _best_subset(host, checkable, is64, closest)
         base = subset.features if is64 else subset.features_32bit_mode
@@ -97,6 +104,16 @@ def parse_cpuinfo(text: str) -> HostCpu:
         num_cores=_num_cores(blocks),
         flags=flags,
     )
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _corrections(host: frozenset[str], checkable: frozenset[str], is64: bool, cpu: CpuEntry) -> tuple[str, ...]:
+    """``-mattr`` turning ``cpu``'s features into the host's: what it lacks off, then what it adds on."""
+    base = cpu.features if is64 else cpu.features_32bit_mode
+    return (*(f"-{f}" for f in sorted((base & checkable) - host)), *(f"+{f}" for f in sorted(host - base)))
 
 
 def _candidates(is64: bool) -> Iterable[CpuEntry]:
@@ -157,14 +174,14 @@ def native() -> HostCpu:
     return parse_cpuinfo(text)
 
 
-def detect() -> list[dict[str, object]]:
-    """The ``llvm`` target of this machine, or nothing when it is not x86 Linux."""
-    from tcfg.plugin import arch_family, host_triple
+def is_x86(text: str) -> bool:
+    """Whether a ``/proc/cpuinfo`` text describes an x86 machine (it has ``vendor_id`` and ``flags`` lines)."""
+    lines = text.splitlines()
+    return any(line.startswith("vendor_id") for line in lines) and any(line.startswith("flags") for line in lines)
 
-    triple = host_triple()
-    if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():
-        return []
-    host = native()
+
+def spec_of(host: HostCpu, triple: str) -> dict[str, object]:
+    """The ``llvm`` target of the machine ``host`` describes, for ``triple``."""
     spec: dict[str, object] = {"kind": "llvm", "mtriple": triple, "mcpu": host.cpu}
     if host.mattr:
         spec["mattr"] = list(host.mattr)
@@ -172,4 +189,22 @@ def detect() -> list[dict[str, object]]:
         spec["num-cores"] = host.num_cores
     if host.model:
         spec["model"] = host.model
-    return [spec]
+    return spec
+
+
+def detect(sources: Mapping[str, tuple[str, ...]] | None = None) -> list[dict[str, object]]:
+    """The ``llvm`` target of this machine (nothing when it is not x86 Linux), or of the x86
+    machine a recorded ``cpuinfo`` describes (nothing for another architecture's)."""
+    if sources is not None:
+        text = next(iter(sources.get("cpuinfo", ())), None)
+        if text is None or not is_x86(text):
+            return []
+        host = parse_cpuinfo(text)
+        triple = "x86_64-unknown-linux-gnu" if "64bit" in host.features else "i686-unknown-linux-gnu"
+        return [spec_of(host, triple)]
+    from tcfg.plugin import arch_family, host_triple
+
+    triple = host_triple()
+    if arch_family(triple) not in ("x86_64", "x86") or not CPUINFO.exists():
+        return []
+    return [spec_of(native(), triple)]

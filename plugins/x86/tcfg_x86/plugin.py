@@ -59,7 +59,8 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 
 @hookimpl
-def tcfg_detect() -> Sequence[Mapping[str, Any]]:
+def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Mapping[str, Any]]:
+    """This machine's CPU when it is x86 Linux, or the recorded one (``cpuinfo``)."""
     from tcfg_x86.detect import detect
 
-    return detect()
+    return detect(sources)
