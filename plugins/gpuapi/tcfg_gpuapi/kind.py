@@ -218,6 +218,7 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
 VULKAN = TargetKind(
     name="vulkan",
     device_type="vulkan",
+    dlpack_device_type=7,  # kDLVulkan in dlpack.h
     attrs=_VULKAN_ATTRS,
     default_keys=("vulkan", "gpu"),
     parser=parse_vulkan,
@@ -291,6 +292,7 @@ def parse_opencl(request: DeriveRequest) -> Derived:
 OPENCL = TargetKind(
     name="opencl",
     device_type="opencl",
+    dlpack_device_type=4,  # kDLOpenCL in dlpack.h
     attrs=_OPENCL_ATTRS,
     default_keys=("opencl", "gpu"),
     parser=parse_opencl,
@@ -345,6 +347,7 @@ def parse_webgpu(request: DeriveRequest) -> Derived:
 WEBGPU = TargetKind(
     name="webgpu",
     device_type="webgpu",
+    dlpack_device_type=15,  # kDLWebGPU in dlpack.h
     attrs=_WEBGPU_ATTRS,
     default_keys=("webgpu", "gpu"),
     parser=parse_webgpu,

@@ -76,6 +76,7 @@ def parse_hexagon(request: DeriveRequest) -> Derived:
 HEXAGON = TargetKind(
     name="hexagon",
     device_type="hexagon",
+    dlpack_device_type=16,  # kDLHexagon in dlpack.h
     attrs=_ATTRS,
     default_keys=("hexagon", "cpu"),
     parser=parse_hexagon,
