@@ -142,22 +142,22 @@ def test_composite_target() -> None:
     assert opencl_device.kind.name == "opencl"
 
 
-def _is_rtx_2080_ti(target: Target | None) -> None:
+def _is_cuda_tag(target: Target | None, arch: str, registers: int) -> None:
+    """TVM's facts of its RTX 2080 Ti and Jetson Nano tags: the arch, the limits, the register file."""
     assert target is not None and target.kind.name == "cuda"
-    assert target.attrs["arch"] == "sm_75"
+    assert target.attrs["arch"] == arch
     assert target.attrs["max_shared_memory_per_block"] == 49152
     assert target.attrs["max_threads_per_block"] == 1024
     assert target.attrs["thread_warp_size"] == 32
-    assert target.attrs["registers_per_block"] == 65536
+    assert target.attrs["registers_per_block"] == registers
+
+
+def _is_rtx_2080_ti(target: Target | None) -> None:
+    _is_cuda_tag(target, "sm_75", 65536)
 
 
 def _is_jetson_nano(target: Target | None) -> None:
-    assert target is not None and target.kind.name == "cuda"
-    assert target.attrs["arch"] == "sm_53"
-    assert target.attrs["max_shared_memory_per_block"] == 49152
-    assert target.attrs["max_threads_per_block"] == 1024
-    assert target.attrs["thread_warp_size"] == 32
-    assert target.attrs["registers_per_block"] == 32768
+    _is_cuda_tag(target, "sm_53", 32768)
 
 
 def test_target_tag_0() -> None:
