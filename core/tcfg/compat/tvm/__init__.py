@@ -11,6 +11,7 @@ the truth; docs/from-tvm.md lists each difference and why.
 
 from __future__ import annotations
 
+from tcfg import GenericFunc, generic_func
 from tcfg.compat.tvm import codegen
 from tcfg.compat.tvm.codegen import llvm_cpu_has_features, target_has_features
 from tcfg.compat.tvm.helpers import (
@@ -29,6 +30,7 @@ from tcfg.compat.tvm.helpers import (
 from tcfg.compat.tvm.target import Target, TargetKind, list_tags, register_tag
 
 __all__ = [
+    "GenericFunc",
     "Target",
     "TargetKind",
     "adreno",
@@ -36,6 +38,7 @@ __all__ = [
     "bifrost",
     "codegen",
     "cuda",
+    "generic_func",
     "hexagon",
     "intel_graphics",
     "list_tags",
