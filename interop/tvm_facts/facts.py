@@ -20,6 +20,8 @@ REASONS = {
     "(the host here), and no x86 vector is 1024 bits",
     "cpu-host": "a cuda target's host runs its host code: it must be a CPU target, not another GPU",
     "neon-on-x86": "llvm without -mtriple is this machine (x86_64 here); +neon is not an x86 feature",
+    "unknown-cpu": "-mcpu=dummy is not a CPU LLVM 22 knows: tcfg refuses it with the closest names, where TVM "
+    "warns and compiles for the generic CPU",
     "cblas": "cblas is not a library any plugin registers for llvm (openblas, mkl, acl, dnnl are)",
 }
 

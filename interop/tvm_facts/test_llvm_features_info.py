@@ -28,6 +28,17 @@ def test_llvm_targets_are_listed() -> None:
     assert codegen.llvm_version_major() == 22
 
 
+def test_this_machine() -> None:
+    assert codegen.llvm_get_system_cpu()
+    assert codegen.llvm_get_system_triple() == Target("llvm").attrs["mtriple"]
+
+
+@pytest.mark.parametrize("cpu", [fact("dummy", differs="unknown-cpu")])
+def test_an_unknown_cpu_falls_back_to_generic(cpu: str) -> None:
+    """TVM warns and uses ``-mcpu=generic`` for ``-mcpu=dummy``; tcfg refuses it."""
+    assert codegen.llvm_get_cpu_features(Target(f"llvm -mtriple=x86_64-linux-gnu -mcpu={cpu}")) is not None
+
+
 @pytest.mark.parametrize(("llvm_target", "cpu", "features", "supported"), FACTS)
 def test_target_features(llvm_target: str, cpu: str, features: str | list[str], supported: bool) -> None:
     target = Target(f"llvm -mtriple={llvm_target}-- -mcpu={cpu}")

@@ -20,6 +20,8 @@ __all__ = [
     "llvm_cpu_has_features",
     "llvm_get_cpu_archlist",
     "llvm_get_cpu_features",
+    "llvm_get_system_cpu",
+    "llvm_get_system_triple",
     "llvm_get_targets",
     "llvm_get_vector_width",
     "llvm_version_major",
@@ -54,6 +56,16 @@ def _name(feature: str) -> str:
 def llvm_version_major(allow_none: bool = False) -> int:
     """The LLVM major version whose facts tcfg answers with (22)."""
     return 22
+
+
+def llvm_get_system_triple() -> str:
+    """This machine's LLVM triple (what ``llvm`` without ``-mtriple`` means)."""
+    return str(tcfg.Target("llvm").attrs["mtriple"])
+
+
+def llvm_get_system_cpu() -> str:
+    """This machine's CPU, as LLVM names it (``-mcpu=native`` read by the plugin of this architecture)."""
+    return str(tcfg.Target("llvm -mcpu=native").codegen().cpu)  # type: ignore[attr-defined]
 
 
 def llvm_get_targets() -> list[str]:
