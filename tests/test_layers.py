@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("built-in plugin", ("_builtin",)),
     ("registry", ("_registry",)),
     ("services", ("_services",)),
-    ("faces", ("testing", "__init__", "__main__", "cli")),
+    ("faces", ("testing", "__init__", "__main__", "cli", "compat")),
 )
 #: What a plugin may import from the core.
 FACADE = {"tcfg", "tcfg.plugin", "tcfg.testing"}

@@ -11,6 +11,11 @@ Words are separated by whitespace. Inside a word, ``'...'`` and ``"..."`` quote
 (whitespace, commas and ``=`` lose their meaning there) and ``\\`` escapes the next
 character, inside quotes or not. :func:`quote` is the inverse used for printing.
 
+A list value quoted as a whole (``-libs='openblas,acl'``) is a list, split at its commas,
+as TVM reads it: :attr:`RawValue.whole` says a value was one quoted span. An item that
+itself holds a comma is spelled with backslash escapes instead (``-keys=a\\,b``), which
+:func:`quote_item` prints and this rule does not split.
+
 A value (a whole word, or what follows its first ``=`` or an unquoted comma) that
 starts with ``(`` runs to the matching ``)`` and is taken as it stands, quotes and
 backslashes included: the form for nested targets, which nest any number of levels
@@ -36,6 +41,7 @@ __all__ = [
     "Token",
     "pointer",
     "quote",
+    "quote_item",
     "quote_nested",
     "split_options",
     "tokenize",
@@ -44,6 +50,7 @@ __all__ = [
 _SPECIAL = frozenset("'\"\\(")
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\,()]")
 _QUOTING = re.compile(r"['\"\\]")
+_ESCAPED_ITEM = re.compile(r"[\s'\"\\,()]")
 #: The longest text accepted anywhere: a target's string or JSON text, and one value's text in
 #: any input form (so that a dict cannot smuggle in what a string could not hold).
 MAX_TEXT = 65536
@@ -61,7 +68,9 @@ class Token(NamedTuple):
     ``eq`` is the index of the first unquoted ``=`` (or -1), ``commas`` the indexes
     of unquoted commas, ``quoted`` whether any part was quoted or escaped,
     ``dash`` whether it starts with an unquoted ``-``, and ``start``/``end`` its
-    span in the original text.
+    span in the original text. ``whole`` is the index where a value that is one quoted
+    span and nothing else begins: 0 for the whole word, ``eq + 1`` for the part after the
+    ``=``; -1 for neither.
     """
 
     text: str
@@ -71,6 +80,7 @@ class Token(NamedTuple):
     dash: bool
     start: int
     end: int
+    whole: int = -1
 
     @property
     def is_option(self) -> bool:
@@ -79,11 +89,15 @@ class Token(NamedTuple):
 
 
 class RawValue(NamedTuple):
-    """The text of an option's value, with the unquoted commas that split list values."""
+    """The text of an option's value, with the unquoted commas that split list values.
+
+    ``whole``: the value was one quoted span (``'a,b'``), which a list reads as its items.
+    """
 
     text: str
     commas: tuple[int, ...]
     quoted: bool
+    whole: bool = False
 
     def split(self) -> list[str]:
         """The comma-separated items; an empty unquoted value is the empty list."""
@@ -97,6 +111,13 @@ class RawValue(NamedTuple):
             last = pos + 1
         items.append(self.text[last:])
         return items
+
+    def split_list(self) -> list[str]:
+        """The items of a list value: :meth:`split`, except that a value quoted as a whole is
+        split at each of its commas (TVM strips the quotes of ``-libs='a,b'``, then splits)."""
+        if self.whole and not self.commas:
+            return self.text.split(",")
+        return self.split()
 
 
 class Option(NamedTuple):
@@ -139,14 +160,18 @@ def _tokenize_quoted(text: str) -> list[Token]:
         start, chars, commas, eq, quoted, quote_char = i, [], [], -1, False, ""
         quote_start, dash = -1, text[i] == "-"
         value_start = True  # at the start of the word, or just after its first '=' or a comma
+        whole, closed = -1, False  # the piece where a value's lone quoted span began; whether it ended
         while i < n:
             c = text[i]
+            if closed and not c.isspace():
+                whole, closed = -1, False  # more follows the quoted span: not quoted as a whole
             if c == "(" and value_start and not quote_char:
                 end = _closing_paren(text, i)
                 chars.append(text[i + 1 : end])
                 quoted, value_start = True, False
                 i = end + 1
                 continue
+            at_value = value_start and (not chars or (eq >= 0 and len(chars) == eq + 1))
             value_start = False
             if c == "\\":
                 if i + 1 >= n:
@@ -158,12 +183,15 @@ def _tokenize_quoted(text: str) -> list[Token]:
             if quote_char:
                 if c == quote_char:
                     quote_char = ""
+                    closed = whole >= 0
                 else:
                     chars.append(c)
                 i += 1
                 continue
             if c in "'\"":
                 quote_char, quote_start, quoted = c, i, True
+                if at_value:
+                    whole = len(chars)
                 i += 1
                 continue
             if c.isspace():
@@ -181,19 +209,23 @@ def _tokenize_quoted(text: str) -> list[Token]:
                 f"target {text!r} has an unclosed {quote_char} quote" + pointer(text, quote_start, n)
             )
         text_of_word = "".join(chars)
-        if commas or eq >= 0:  # positions counted pieces; a parenthesised value is one piece of many characters
-            eq, commas = _positions(chars, eq, commas)
-        tokens.append(Token(text_of_word, eq, tuple(commas), quoted, dash, start, i))
+        if whole >= 0 and not closed:
+            whole = -1
+        if commas or eq >= 0 or whole > 0:  # positions counted pieces; a parenthesised value is one piece
+            eq, commas, whole = _positions(chars, eq, commas, whole)
+        tokens.append(Token(text_of_word, eq, tuple(commas), quoted, dash, start, i, whole))
     return tokens
 
 
-def _positions(pieces: list[str], eq: int, commas: list[int]) -> tuple[int, list[int]]:
-    """``eq`` and ``commas``, counted in pieces of ``pieces``, as indexes into their joined text."""
+def _positions(pieces: list[str], eq: int, commas: list[int], whole: int) -> tuple[int, list[int], int]:
+    """``eq``, ``commas`` and ``whole``, counted in pieces of ``pieces``, as indexes into their joined text."""
     offsets, total = [], 0
     for piece in pieces:
         offsets.append(total)
         total += len(piece)
-    return (offsets[eq] if eq >= 0 else -1), [offsets[c] for c in commas]
+    offsets.append(total)  # a lone quoted span may be empty and end the word
+    at = [offsets[eq] if eq >= 0 else -1, offsets[whole] if whole >= 0 else -1]
+    return at[0], [offsets[c] for c in commas], at[1]
 
 
 def _closing_paren(text: str, start: int) -> int:
@@ -246,10 +278,10 @@ def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]
         if tok.eq >= 0:
             off = tok.eq + 1
             commas = tuple(c - off for c in tok.commas if c > tok.eq) if tok.commas else ()
-            options.append(Option(key, RawValue(tok.text[off:], commas, tok.quoted), tok))
+            options.append(Option(key, RawValue(tok.text[off:], commas, tok.quoted, tok.whole == off), tok))
             continue
         if is_flag(key):
-            if i < n and tokens[i].text in ("true", "false") and not tokens[i].quoted:
+            if i < n and tokens[i].text.lower() in ("true", "false") and not tokens[i].quoted:
                 options.append(Option(key, RawValue(tokens[i].text, (), False), tok))
                 i += 1
             else:
@@ -261,7 +293,7 @@ def split_options(text: str, tokens: list[Token], is_flag: Callable[[str], bool]
                 + pointer(text, tok.start, tok.end)
             )
         nxt = tokens[i]
-        options.append(Option(key, RawValue(nxt.text, nxt.commas, nxt.quoted), tok))
+        options.append(Option(key, RawValue(nxt.text, nxt.commas, nxt.quoted, nxt.whole == 0 and nxt.eq < 0), tok))
         i += 1
     return options
 
@@ -271,6 +303,14 @@ def quote(text: str) -> str:
     if text and not _NEEDS_QUOTES.search(text):
         return text
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def quote_item(text: str) -> str:
+    """``text`` as one item of a list value: :func:`quote`, except that an item holding a comma is
+    spelled with backslash escapes, since a list value quoted as a whole is split at its commas."""
+    if "," not in text:
+        return quote(text) if text else "''"
+    return _ESCAPED_ITEM.sub(r"\\\g<0>", text)
 
 
 def quote_nested(text: str) -> str:

@@ -20,6 +20,7 @@ from tcfg._base.grammar import MAX_TEXT
 from tcfg._build.derive import MISSING, merged, more_derived, parse, unique, vet_features
 from tcfg._build.lookup import attribute_named, compiler_named
 from tcfg._build.memo import NOTHING, Shape
+from tcfg._build.normal import check_tag, keys_change, without_empty
 from tcfg._build.size import check_size
 from tcfg._model.attrs import TargetList, hashable_values
 from tcfg._model.kind import Compiler, DeriveRequest, TargetKind, check_hashable, check_libs
@@ -72,6 +73,8 @@ def finish(
     """
     if kind._aliases and not kind._aliases.keys().isdisjoint(attrs):
         attrs = _canonical_names(kind, attrs, text)
+    if "tag" in attrs or "keys" in attrs:
+        attrs = without_empty(attrs)
     compiler = None if "compiler" not in attrs else compiler_named(registry, kind, attrs["compiler"], text)
     if not checked:
         _check_names(registry, kind, compiler, attrs, text)
@@ -117,13 +120,18 @@ def finish(
         _check_libs(registry, kind, {**defaults, **given}, features, text)
     user_keys = given["keys"] if "keys" in given else defaults.get("keys")
     if user_keys:
-        keys = unique((*user_keys, *keys))
+        with_user = unique((*user_keys, *keys))
+        if "keys" in given and not keys_change(with_user, keys):
+            given = {name: value for name, value in given.items() if name != "keys"}  # they change nothing
+        keys = with_user
     config = {}
     for name in order:
-        value = given[name]
-        if defaults.get(name, MISSING) != value:
+        value = given.get(name, MISSING)
+        if value is not MISSING and defaults.get(name, MISSING) != value:
             config[name] = value
     made = Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
+    if "tag" in config:
+        check_tag(registry, made, config["tag"], text)
     if long_values or (shape.measure and depth == 0):
         check_size(made, text)
     return made

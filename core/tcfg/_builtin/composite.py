@@ -40,6 +40,7 @@ def _parse_composite(request: DeriveRequest) -> Derived:
 COMPOSITE = TargetKind(
     name="composite",
     device_type="composite",
+    dlpack_device_type=1,  # kDLCPU: TVM runs a composite on its host
     attrs=(
         Attr("devices", TargetList(), doc="The device targets (composite ones included)."),
         Attr("executor", ComponentType("executor"), doc="What drives the program: graph, vm, aot, ..."),

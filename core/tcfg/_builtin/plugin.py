@@ -49,6 +49,7 @@ _FAST_MATH_FLAGS = (
 LLVM = TargetKind(
     name="llvm",
     device_type="cpu",
+    dlpack_device_type=1,  # kDLCPU
     attrs=(
         *_CPU_ATTRS,
         Attr("num-cores", Integer(minimum=1), doc="Number of cores to parallelise over."),
@@ -75,6 +76,7 @@ LLVM = TargetKind(
 C = TargetKind(
     name="c",
     device_type="cpu",
+    dlpack_device_type=1,  # kDLCPU
     attrs=(
         *_CPU_ATTRS,
         Attr("workspace-byte-alignment", Integer(minimum=1), doc="Alignment of workspace buffers in bytes."),

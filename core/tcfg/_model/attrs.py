@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tcfg._base.errors import NOT_PLUGIN_FAULTS
-from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_nested
+from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_item, quote_nested
 from tcfg._base.memo import Memo
 
 if TYPE_CHECKING:
@@ -257,17 +257,20 @@ class Integer(AttrType):
         return schema
 
 
-#: The string grammar's spellings of booleans: tcfg's and TVM's ``1``/``0``.
+#: The string grammar's spellings of booleans (after lower-casing, as TVM reads ``True``): tcfg's and TVM's ``1``/``0``.
 _BOOL_TEXT = {"true": True, "false": False, "1": True, "0": False}
 
 
 class Boolean(AttrType):
-    """``true``/``false``, or TVM's ``1``/``0`` in text; a bare ``-flag`` in the string grammar means true."""
+    """``true``/``false`` in any case (``True``, as TVM reads it), or TVM's ``1``/``0`` in text; a bare
+    ``-flag`` in the string grammar means true."""
 
     description = "a boolean (true or false)"
 
     def from_text(self, raw: RawValue, build: BuildContext) -> bool:
         value = _BOOL_TEXT.get(raw.text)
+        if value is None and len(raw.text) <= len("false"):
+            value = _BOOL_TEXT.get(raw.text.lower())
         if value is None:
             raise InvalidValue(f"expects {self.description}, got {raw.text!r}")
         return value
@@ -340,7 +343,7 @@ class StringList(AttrType):
             self.description = f"a list, each {self.item.description}"
 
     def from_text(self, raw: RawValue, build: BuildContext) -> tuple[str, ...]:
-        return tuple(self.item.check(part, build) for part in raw.split())
+        return tuple(self.item.check(part, build) for part in raw.split_list())
 
     def check(self, value: Any, build: BuildContext) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
@@ -354,9 +357,7 @@ class StringList(AttrType):
             raise InvalidValue(f"expects {self.description}: an item {exc}") from None
 
     def to_text(self, value: Any) -> str:
-        if len(value) == 1 and value[0] == "":
-            return "''"
-        return ",".join(quote(v) if v else "''" for v in value)
+        return ",".join(quote_item(v) for v in value)
 
     def to_json(self, value: Any) -> list[str]:
         return list(value)

@@ -159,6 +159,11 @@ class TargetKind:
     only in ``model``, ``libs`` or ``host`` are parsed once. A target with the value
     ``native`` (this machine) in one of them is parsed every time. Each must be an
     attribute of the kind (a ``ValueError`` otherwise).
+
+    ``dlpack_device_type`` is the DLPack device type code (``DLDeviceType`` in dlpack.h, a key
+    of :data:`DLPACK_DEVICES`) of the device the kind's code runs on: 1 (``kDLCPU``) for CPU
+    kinds, 2 for CUDA, ... Every plugin sets it for its kinds (TVM's ``device_from_target``,
+    ``get_target_device_type``); None only for a kind that names no device.
     """
 
     name: str
@@ -169,6 +174,7 @@ class TargetKind:
     features: Sequence[Feature] = ()
     doc: str = ""
     parse_reads: tuple[str, ...] = ()
+    dlpack_device_type: int | None = None
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
     # The target builder's lookups: plain dicts, which read faster than the proxies above.
@@ -180,6 +186,11 @@ class TargetKind:
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
             raise ValueError(f"kind name {self.name!r} must match {NAME.pattern}")
+        if self.dlpack_device_type is not None and self.dlpack_device_type not in DLPACK_DEVICES:
+            raise ValueError(
+                f"kind {self.name!r}: dlpack_device_type {self.dlpack_device_type!r} is not a DLPack device type; "
+                f"valid: {', '.join(f'{code} ({name})' for code, name in DLPACK_DEVICES.items())}"
+            )
         own = attr_table(self.attrs)
         aliases = {alias: attr.name for attr in self.attrs for alias in attr.aliases}
         clash = sorted((set(own) | set(aliases)) & set(_COMMON_TABLE))

@@ -94,6 +94,7 @@ def parse_metal(request: DeriveRequest) -> Derived:
 METAL = TargetKind(
     name="metal",
     device_type="metal",
+    dlpack_device_type=8,  # kDLMetal in dlpack.h
     attrs=(
         Attr("max_num_threads", Integer(minimum=1), default=256, doc="Threads per block that schedules may use."),
         Attr("max_threads_per_block", Integer(minimum=1), default=256, doc="Most threads in one threadgroup."),

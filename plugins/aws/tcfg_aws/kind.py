@@ -31,6 +31,7 @@ def parse_trn(request: DeriveRequest) -> Derived:
 TRN = TargetKind(
     name="trn",
     device_type="trn",
+    dlpack_device_type=18,  # kDLTrn in dlpack.h
     attrs=(
         Attr("num-cores", Integer(minimum=1), doc="NeuronCores the program may use."),
         Attr(

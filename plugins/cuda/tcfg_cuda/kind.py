@@ -247,6 +247,7 @@ PARSED_ATTRS = (
 CUDA = TargetKind(
     name="cuda",
     device_type="cuda",
+    dlpack_device_type=2,  # kDLCUDA in dlpack.h
     attrs=_ATTRS,
     default_keys=("cuda", "gpu"),
     parser=parse_cuda,
@@ -335,6 +336,7 @@ def parse_nvptx(request: DeriveRequest) -> Derived:
 NVPTX = TargetKind(
     name="nvptx",
     device_type="cuda",
+    dlpack_device_type=2,  # kDLCUDA in dlpack.h
     attrs=(
         Attr("mcpu", String(r"[A-Za-z0-9_]+", "an NVPTX processor such as sm_80"), doc="The LLVM NVPTX processor."),
         Attr("mtriple", Choice([TRIPLE]), default=TRIPLE, doc="The LLVM target triple."),

@@ -218,6 +218,7 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
 VULKAN = TargetKind(
     name="vulkan",
     device_type="vulkan",
+    dlpack_device_type=7,  # kDLVulkan in dlpack.h
     attrs=_VULKAN_ATTRS,
     default_keys=("vulkan", "gpu"),
     parser=parse_vulkan,
@@ -291,6 +292,7 @@ def parse_opencl(request: DeriveRequest) -> Derived:
 OPENCL = TargetKind(
     name="opencl",
     device_type="opencl",
+    dlpack_device_type=4,  # kDLOpenCL in dlpack.h
     attrs=_OPENCL_ATTRS,
     default_keys=("opencl", "gpu"),
     parser=parse_opencl,
@@ -304,30 +306,52 @@ _WEBGPU_ATTRS = (
     Attr("max_num_threads", Integer(minimum=1), default=256, doc="Invocations per workgroup schedules may use."),
     Attr("max_shared_memory_per_block", Integer(minimum=0), default=32768, doc="Workgroup storage (bytes)."),
     Attr("supports_subgroups", Boolean(), default=False, doc="The WebGPU 'subgroups' feature (WGSL enable subgroups)."),
-    Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The subgroup size (1: unknown)."),
+    Attr("thread_warp_size", Integer(minimum=1), default=1, doc="The subgroup size: 1 without subgroups, 32 with."),
 )
 
 
+#: The subgroup size TVM 0.27's WebGPU codegen assumes when the device has subgroups.
+WEBGPU_SUBGROUP_SIZE = 32
+
+
 @functools.cache
-def _webgpu_facts(subgroups: bool) -> Derived:
+def _webgpu_facts(subgroups: bool, warp: int) -> Derived:
     if not subgroups:
+        if warp > 1:
+            raise AttributeValueError(
+                f"-thread_warp_size={warp} needs -supports_subgroups=true (without subgroups a WebGPU "
+                "thread group has no subgroup; TVM 0.27 refuses it too)"
+            )
         return Derived()
-    return Derived(features={"subgroups": True}, why={"subgroups": "-supports_subgroups=true"})
+    if warp not in (1, WEBGPU_SUBGROUP_SIZE):
+        raise AttributeValueError(
+            f"-thread_warp_size={warp}: WebGPU code with subgroups is generated for "
+            f"{WEBGPU_SUBGROUP_SIZE}-wide subgroups (TVM 0.27 sets it to {WEBGPU_SUBGROUP_SIZE}); "
+            f"give -thread_warp_size={WEBGPU_SUBGROUP_SIZE} or leave it out"
+        )
+    return Derived(
+        attrs=None,
+        features={"subgroups": True},
+        why={"subgroups": "-supports_subgroups=true"},
+        defaults={"thread_warp_size": WEBGPU_SUBGROUP_SIZE},
+    )
 
 
 def parse_webgpu(request: DeriveRequest) -> Derived:
-    """Check the host; ``supports_subgroups`` is the ``subgroups`` feature."""
+    """Check the host; ``supports_subgroups`` is the ``subgroups`` feature and makes ``thread_warp_size``
+    32 (TVM 0.27's rule); a subgroup size without subgroups is refused."""
     check_cpu_host("webgpu", request.attrs.get("host"))
-    return _webgpu_facts(bool(request.attrs["supports_subgroups"]))
+    return _webgpu_facts(bool(request.attrs["supports_subgroups"]), request.attrs["thread_warp_size"])
 
 
 WEBGPU = TargetKind(
     name="webgpu",
     device_type="webgpu",
+    dlpack_device_type=15,  # kDLWebGPU in dlpack.h
     attrs=_WEBGPU_ATTRS,
     default_keys=("webgpu", "gpu"),
     parser=parse_webgpu,
-    parse_reads=("supports_subgroups", "host"),
+    parse_reads=("supports_subgroups", "thread_warp_size", "host"),
     features=(Feature("subgroups", "WebGPU subgroup operations (the 'subgroups' feature, WGSL enable subgroups)."),),
     doc="A GPU programmed through WebGPU compute shaders in WGSL; TVM 0.27's attributes.",
 )

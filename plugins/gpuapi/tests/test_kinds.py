@@ -120,3 +120,26 @@ def test_webgpu_subgroups(reg: tcfg.Registry) -> None:
 def test_through_the_entry_point() -> None:
     loaded = tcfg.Registry(environ={"TCFG_LOAD_PLUGINS": "gpuapi"})
     assert {"vulkan", "opencl", "webgpu"} <= set(loaded.list_kinds())
+
+
+def test_webgpu_subgroups_are_32_wide_as_in_tvm(reg: tcfg.Registry) -> None:
+    """TVM 0.27: ``supports_subgroups=true`` sets ``thread_warp_size`` to 32."""
+    for spec in ("webgpu -supports_subgroups=true", "webgpu -supports_subgroups -thread_warp_size=32"):
+        t = tcfg.Target(spec, registry=reg)
+        assert t.attrs["thread_warp_size"] == 32
+        assert t == tcfg.Target("webgpu -supports_subgroups", registry=reg)
+        assert t.to_tvm()["thread_warp_size"] == 32
+    assert tcfg.Target("webgpu", registry=reg).attrs["thread_warp_size"] == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("webgpu -thread_warp_size=32", "needs -supports_subgroups=true"),
+        ("webgpu -supports_subgroups=false -thread_warp_size=4", "needs -supports_subgroups=true"),
+        ("webgpu -supports_subgroups -thread_warp_size=16", "32-wide subgroups"),
+    ],
+)
+def test_webgpu_subgroup_sizes_tvm_refuses(reg: tcfg.Registry, spec: str, message: str) -> None:
+    with pytest.raises(tcfg.TargetError, match=message):
+        tcfg.Target(spec, registry=reg)

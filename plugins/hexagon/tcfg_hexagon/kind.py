@@ -63,7 +63,10 @@ def _derive(mcpu: str, mattr: tuple[str, ...], given_cpu: bool) -> Derived:
         if on:
             features[name.replace("-", "_")] = True
             why[name.replace("-", "_")] = f"-mattr=+{name}"
-    return Derived(features=features, why=why, defaults={} if given_cpu else {"mcpu": mcpu})
+    # clang-22's default CPU given by name is the same target as no -mcpu (the pipeline drops a given
+    # value equal to a derived default), so that TVM's export of either reads back as the same.
+    plain = not given_cpu or mcpu == default_cpu()
+    return Derived(features=features, why=why, defaults={"mcpu": mcpu} if plain else {})
 
 
 def parse_hexagon(request: DeriveRequest) -> Derived:
@@ -76,6 +79,7 @@ def parse_hexagon(request: DeriveRequest) -> Derived:
 HEXAGON = TargetKind(
     name="hexagon",
     device_type="hexagon",
+    dlpack_device_type=16,  # kDLHexagon in dlpack.h
     attrs=_ATTRS,
     default_keys=("hexagon", "cpu"),
     parser=parse_hexagon,

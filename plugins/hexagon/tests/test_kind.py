@@ -143,3 +143,14 @@ def test_entry_point_and_lazy_import() -> None:
 def test_check_plugin_builds_every_kind_tag_and_variant() -> None:
     """tcfg.testing's walk: each kind's default target, every tag and variant, no PluginWarning."""
     check_plugin(tcfg_hexagon.plugin)
+
+
+def test_the_default_cpu_named_is_the_same_target(reg: tcfg.Registry) -> None:
+    """``hexagon -mcpu=hexagonv68`` (clang-22's default, named) is ``hexagon``: TVM's export of
+    either (which names the CPU) reads back as the same target."""
+    plain = tcfg.Target("hexagon", registry=reg)
+    named = tcfg.Target(f"hexagon -mcpu={plain.attrs['mcpu']}", registry=reg)
+    assert named == plain and str(named) == "hexagon"
+    assert tcfg.from_tvm(plain.to_tvm(), registry=reg) == plain
+    other = tcfg.Target("hexagon -mcpu=hexagonv73", registry=reg)
+    assert other != plain and str(other) == "hexagon -mcpu=hexagonv73"

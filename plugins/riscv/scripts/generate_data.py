@@ -13,6 +13,9 @@ What comes from where:
   experimental ones are spelled ``experimental-NAME`` as LLVM features).
 * LLVM features: ``llc-22 -mattr=help``. What ``+F`` implies is the ISA string llc-22 writes for
   ``-mcpu=generic-rv64 -mattr=+F`` (``generic-rv32`` for RV32-only features) beyond the base's.
+  llc-22 refuses a ``zvlNb`` alone ("requires 'v' or 'zve*'"): those are measured as
+  ``-mattr=+zve32x,+zvlNb`` beyond what ``+zve32x`` brings, its ``zvl32b`` kept (every
+  ``zvlNb`` implies each smaller one).
 * ``EXTRA_CPUS``: CPUs TVM's tags name that LLVM 22 lacks, defined in a later LLVM
   (``llvm/lib/Target/RISCV/RISCVProcessors.td``, commit cited): their extensions are what
   clang-22 enables for the ``-march`` string of that definition.
@@ -82,6 +85,16 @@ def llc_isa(triple: str, cpu: str, mattr: str = "") -> tuple[set[str] | None, st
     return isa_set(match.group(1)), ""
 
 
+def vector_length_isa(feat: str) -> set[str] | None:
+    """The ISA llc-22 writes for ``+zvlNb`` next to the least vector extension it needs (``zve32x``),
+    without what ``zve32x`` brings but ``zvl32b`` (which ``zvlNb`` implies too)."""
+    with_prereq, _ = llc_isa("riscv64", "generic-rv64", f"+zve32x,+{feat}")
+    prereq, _ = llc_isa("riscv64", "generic-rv64", "+zve32x")
+    if with_prereq is None or prereq is None:
+        return None
+    return with_prereq - {e for e in prereq if not re.fullmatch(r"zvl\d+b", e)}
+
+
 def clang_enabled(*args: str) -> set[str] | None:
     """``--print-enabled-extensions`` of clang-22 for ``args`` (None if clang refuses them)."""
     proc = run(
@@ -142,6 +155,9 @@ def main() -> None:
         if got is None:
             got, _err = llc_isa("riscv32", "generic-rv32", f"+{feat}")
             xlen = 32
+        if got is None and re.fullmatch(r"zvl\d+b", feat):
+            got = vector_length_isa(feat)
+            xlen = 64
         if got is None:
             continue  # +32bit on riscv64 and +64bit on riscv32: recorded by xlen below
         implied = got - base[xlen]

@@ -18,7 +18,10 @@ from tcfg_riscv.facts import tables
 
 CPUS = sorted(tables().cpus)
 #: -mattr variants applied to several CPUs: additions with implications, removals with dependents.
-VARIANTS = ("+v", "+zvfh", "+v,+zvfh", "-c", "-f", "-d", "-v", "+zba,+zbb,-zbb", "+rva23u64", "+f,-zicsr")
+VARIANTS = (
+    "+v", "+zvfh", "+v,+zvfh", "-c", "-f", "-d", "-v", "+zba,+zbb,-zbb", "+rva23u64", "+f,-zicsr",
+    "+v,+zvl256b", "+v,+zvl512b",
+)  # fmt: skip
 VARIANT_CPUS = ("generic", "sifive-u74", "sifive-x280", "spacemit-x60", "sifive-p670", "sifive-e76", "spacemit-x100")
 _VERSIONED = re.compile(r"^([a-z][a-z0-9]*?)\d+p\d+$")
 
@@ -73,7 +76,9 @@ REFUSED = {
 KNOWN = {
     (c, "-c"): "-c keeps Zca in LLVM" for c in ("sifive-u74", "sifive-x280", "spacemit-x60", "sifive-p670",
                                                "sifive-e76", "spacemit-x100")
-} | {("sifive-e76", v): "C implies Zcd once +v brings D" for v in ("+v", "+v,+zvfh")}  # fmt: skip
+} | {
+    ("sifive-e76", v): "C implies Zcd once +v brings D" for v in ("+v", "+v,+zvfh", "+v,+zvl256b", "+v,+zvl512b")
+}  # fmt: skip
 CASES = [(cpu, "") for cpu in CPUS] + [
     pytest.param(cpu, v, marks=pytest.mark.xfail(strict=True, reason=KNOWN[cpu, v])) if (cpu, v) in KNOWN else (cpu, v)
     for cpu in VARIANT_CPUS

@@ -223,6 +223,7 @@ def rocm_kind() -> TargetKind:
     return TargetKind(
         name="rocm",
         device_type="rocm",
+        dlpack_device_type=10,  # kDLROCM in dlpack.h
         attrs=_ATTRS,
         default_keys=("rocm", "gpu"),
         parser=parse_rocm,
