@@ -85,17 +85,19 @@ def _plain(value: Any, budget: list[int], path: tuple[int, ...] = ()) -> Any:
     if len(path) >= MAX_NESTING:
         raise _Refused(f"it nests more than {MAX_NESTING} levels of dicts and lists deep")
     inner = (*path, id(value))
-    export = getattr(value, "export", None)
-    if callable(export):  # a tvm.target.Target, or one of ours
-        return _plain(export(), budget, inner)
-    if isinstance(value, Mapping) or hasattr(value, "items"):
-        return {_key(key): _plain(item, budget, inner) for key, item in value.items()}
     try:
+        export = getattr(value, "export", None)
+        if callable(export):  # a tvm.target.Target, or one of ours
+            return _plain(export(), budget, inner)
+        if isinstance(value, Mapping) or hasattr(value, "items"):
+            return {_key(key): _plain(item, budget, inner) for key, item in value.items()}
         items = iter(value)
-    except TypeError:
-        shown = bounded_repr(value)
-        raise TargetError(f"TVM target value {shown} ({type(value).__name__}) is not a TVM value") from None
-    return [_plain(item, budget, inner) for item in items]
+        return [_plain(item, budget, inner) for item in items]
+    except (_Refused, TargetError):
+        raise
+    except Exception as exc:  # not a TVM value, or a container that fails to read
+        shown, why = bounded_repr(value), f"{type(exc).__name__}: {shorten(exc)}"
+        raise TargetError(f"TVM target value {shown} ({type(value).__name__}) is not a TVM value: {why}") from None
 
 
 def _key(key: Any) -> str:
@@ -122,6 +124,8 @@ def _read(config: dict[str, Any], registry: Registry) -> Target:
             value = [_read(device, registry) if isinstance(device, dict) else device for device in value]
         spec[name] = value
     keys = spec.pop("keys", None)
+    if keys is not None and not (isinstance(keys, list) and all(type(key) is str for key in keys)):
+        spec["keys"], keys = keys, None  # not TVM's keys: the builder says what is wrong with them
     tag = spec.get("tag")
     try:
         if isinstance(tag, str) and _tag_kind(tag, registry) == kind:
