@@ -159,6 +159,8 @@ def _run(args_list: list[str], registry: Registry | None) -> int:
             return done.status
         if extra:
             raise _UsageError(_unrecognized(args, extra))
+        if args.command is None:  # options alone (``tcfg --json``)
+            raise _UsageError(f"a command is needed: {', '.join(_COMMANDS)} (see tcfg --help)")
         if registry is None:
             from tcfg._registry.registry import default_registry
 
