@@ -33,8 +33,8 @@ def run(*args: str, stdout: str | None = None, stderr: str | None = None, **env:
     """``python -m tcfg ARGS`` with stdout and/or stderr sent to a file (``/dev/full``); status, out, err."""
     environ = {**os.environ, **env}
     with contextlib.ExitStack() as stack:
-        out = stack.enter_context(open(stdout, "w")) if stdout else subprocess.PIPE  # noqa: SIM115
-        err = stack.enter_context(open(stderr, "w")) if stderr else subprocess.PIPE  # noqa: SIM115
+        out = stack.enter_context(open(stdout, "w")) if stdout else subprocess.PIPE
+        err = stack.enter_context(open(stderr, "w")) if stderr else subprocess.PIPE
         done = subprocess.run(
             [sys.executable, "-m", "tcfg", *args], stdout=out, stderr=err, env=environ, timeout=120, check=False
         )
@@ -109,4 +109,3 @@ def test_any_command_line_gives_a_status_and_no_exception(argv: list[str]) -> No
     if status == 2:
         assert err.getvalue().startswith("tcfg: ") or not argv
     assert "Traceback" not in err.getvalue()
-
