@@ -324,3 +324,86 @@ def test_a_dict_just_within_the_limit_still_builds() -> None:
     target = registry.target(spec)
     assert len(str(target)) <= MAX_TEXT and len(target.to_json()) <= MAX_TEXT
     assert registry.target(str(target)) == target == registry.target(json.loads(target.to_json()))
+
+
+# -- Target.current(): any sequence of enters and exits, in threads and asyncio tasks --------
+
+TARGETS = [tcfg.Target(text, registry=tcfg.Registry(autoload=False)) for text in ("llvm", "c", "llvm -mcpu=x")]
+operations = st.lists(st.tuples(st.booleans(), st.integers(min_value=0, max_value=len(TARGETS) - 1)), max_size=25)
+
+
+def replay_steps(steps: list[tuple[bool, int]], wrong: list[str]) -> Iterator[None]:
+    """Run ``steps`` (enter or exit, which target) against a model of the rule, pausing (yielding)
+    after each; the mismatches go to ``wrong``. Blocks still open at the end are closed."""
+    model: list[tcfg.Target] = []
+    for enter, which in steps:
+        target = TARGETS[which]
+        if enter:
+            target.__enter__()
+            model.append(target)
+        else:
+            last = max((i for i, t in enumerate(model) if t is target), default=None)
+            try:
+                target.__exit__(None, None, None)
+                raised = False
+            except tcfg.TargetError:
+                raised = True
+            if raised != (last is None or last != len(model) - 1):
+                wrong.append(f"exit {which}: raised={raised}")
+            if last is not None:
+                del model[last:]  # the block and every block opened inside it
+        yield
+        if tcfg.Target.current() is not (model[-1] if model else None):
+            wrong.append(f"after {'enter' if enter else 'exit'} {which}: current is wrong")
+    for target in reversed(model):
+        target.__exit__(None, None, None)
+
+
+def replay(steps: list[tuple[bool, int]], pause: Callable[[], Any] = lambda: None) -> list[str]:
+    wrong: list[str] = []
+    for _ in replay_steps(steps, wrong):
+        pause()
+    return wrong
+
+
+@given(operations)
+def test_current_follows_the_rule_after_any_sequence(steps: list[tuple[bool, int]]) -> None:
+    """At 29e6cae an out-of-order exit left the stack as it was: the model and current() parted."""
+    assert replay(steps) == []
+    assert tcfg.Target.current() is None
+
+
+@given(st.lists(operations, min_size=2, max_size=4))
+def test_current_follows_the_rule_in_threads_at_once(sequences: list[list[tuple[bool, int]]]) -> None:
+    import threading
+
+    results: list[list[str]] = [[] for _ in sequences]
+    barrier = threading.Barrier(len(sequences))
+
+    def run(index: int) -> None:
+        barrier.wait()
+        results[index] = replay(sequences[index], lambda: time.sleep(0))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(sequences))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [[] for _ in sequences]
+
+
+@given(st.lists(operations, min_size=2, max_size=4))
+def test_current_follows_the_rule_in_asyncio_tasks(sequences: list[list[tuple[bool, int]]]) -> None:
+    import asyncio
+
+    async def task(steps: list[tuple[bool, int]]) -> list[str]:
+        wrong: list[str] = []
+        for _ in replay_steps(steps, wrong):
+            await asyncio.sleep(0)  # the other tasks run their steps in between
+        return wrong
+
+    async def all_tasks() -> list[list[str]]:
+        return list(await asyncio.gather(*(task(steps) for steps in sequences)))
+
+    assert asyncio.run(all_tasks()) == [[] for _ in sequences]
+    assert tcfg.Target.current() is None
