@@ -20,7 +20,7 @@ Imports nothing of tcfg (the lowest layer).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 __all__ = ["over_limits", "safe_repr", "safe_str"]
@@ -139,14 +139,19 @@ def over_limits(value: Any, max_text: int, max_depth: int) -> str | None:
     stack.append(first)
     while stack:
         for child in stack[-1]:
-            size += 1
-            inner = _children(child)
-            if inner is None:
-                size += _size_of_leaf(child)
+            kind = type(child)
+            if kind is str:  # the common leaf, inline
+                size += len(child) + 4
                 if size > max_text:
                     return "text"
                 continue
-            size += 2
+            inner = _children(child)
+            if inner is None:
+                size += 1 + _size_of_leaf(child)
+                if size > max_text:
+                    return "text"
+                continue
+            size += 3
             if id(child) in path:
                 return "cycle"
             if len(stack) >= max_depth:
@@ -165,8 +170,9 @@ def over_limits(value: Any, max_text: int, max_depth: int) -> str | None:
 def _children(value: Any) -> Iterator[Any] | None:
     """An iterator over a container's keys and values (or items), or None for a leaf."""
     kind = type(value)
-    if kind is dict:
-        return _pairs(value)
+    if kind is dict:  # keys and values in turn, read in C (a dict cannot fail to iterate)
+        pairs: Iterator[Any] = chain.from_iterable(value.items())
+        return pairs
     if kind is list or kind is tuple:
         items: Iterator[Any] = iter(value)
         return items

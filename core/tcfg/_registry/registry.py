@@ -20,6 +20,7 @@ from tcfg._base.errors import (
     describe_choices,
     shorten,
 )
+from tcfg._base.grammar import MAX_TEXT
 from tcfg._base.memo import Memo
 from tcfg._build.entry import build, from_dict, nested_context, refuse_past_limits, with_attrs
 from tcfg._build.memo import BuildState
@@ -385,7 +386,8 @@ class Registry:
         """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""
         if not self._loader.loaded:
             self._loader.ensure()
-        if type(spec) is str and (host is None or type(host) is str):
+        short_host = host is None or (type(host) is str and len(host) <= MAX_TEXT)
+        if type(spec) is str and len(spec) <= MAX_TEXT and short_host:  # a longer text is refused, unhashed
             cache = self._cache
             key: Any = spec if host is None else (spec, host)
             hit = cache.get(key)
