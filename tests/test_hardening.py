@@ -9,6 +9,7 @@ fails to read, or a refusal whose cost grew with the input (seconds and hundreds
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 import tracemalloc
@@ -23,6 +24,9 @@ import tcfg
 from tcfg._base.bounded import over_limits, safe_repr
 from tcfg._base.grammar import MAX_TEXT
 from tcfg._build.memo import MAX_DEPTH, MAX_NESTING
+from tcfg.plugin import Attr, Choice, Derived, DeriveRequest, String, TargetKind
+from tcfg.testing import check_plugin, registry_with
+from tests.fake_plugins import plugin_with
 
 
 def deep_list(levels: int) -> list[Any]:
@@ -407,3 +411,42 @@ def test_current_follows_the_rule_in_asyncio_tasks(sequences: list[list[tuple[bo
 
     assert asyncio.run(all_tasks()) == [[] for _ in sequences]
     assert tcfg.Target.current() is None
+
+
+# -- kind-parser laws: check_plugin, and the builder's limit on what a parser sets -------------
+
+
+def _kind_plugin(name: str, parser: Callable[[DeriveRequest], Derived]) -> object:
+    kind = TargetKind(
+        name=name,
+        device_type="cpu",
+        attrs=(Attr("mode", Choice(("a", "b")), default="a"), Attr("vendor", String()), Attr("board", String())),
+        parser=parser,
+    )
+    return plugin_with(name, tcfg_register_kinds=lambda register: register(kind))
+
+
+def test_check_plugin_finds_a_parser_that_is_not_idempotent() -> None:
+    """The parser flips ``mode``: the target's own text builds a different target."""
+    flip = {"a": "b", "b": "a"}
+    plugin = _kind_plugin("flip", lambda request: Derived(attrs={**request.attrs, "mode": flip[request.attrs["mode"]]}))
+    with pytest.raises(AssertionError, match="is not idempotent"):
+        check_plugin(plugin)
+
+
+def test_check_plugin_finds_a_parser_that_gives_equal_inputs_different_results() -> None:
+    """The parser's keys come from a counter: a second registry builds the same input differently."""
+    counter = itertools.count()
+    plugin = _kind_plugin("moody", lambda request: Derived(keys=(f"k{next(counter)}",)))
+    with pytest.raises(AssertionError, match="built differently from equal input"):
+        check_plugin(plugin)
+
+
+def test_the_builder_refuses_a_parser_that_sets_values_past_the_text_limit() -> None:
+    """At 29e6cae a 5-character input built an 80,022-character target that no form could read back."""
+    plugin = _kind_plugin(
+        "longer", lambda request: Derived(attrs={**request.attrs, "vendor": "x" * 40_000, "board": "y" * 40_000})
+    )
+    registry = registry_with(plugin)
+    with pytest.raises(tcfg.PluginError, match="parser of plugin 'longer' filled in values longer than the limit"):
+        registry.target("longer")
