@@ -136,6 +136,7 @@ FROM_TVM_CASES: list[tuple[str, Callable[[], Any]]] = [
     ("a huge int key", lambda: {"kind": "llvm", HUGE: 1}),
     ("deep JSON text", lambda: '{"kind": "llvm", "model": ' + "[" * 100_000 + "]" * 100_000 + "}"),
     ("a 20 MB mattr list", lambda: {"kind": "llvm", "mattr": ["+neon"] * 2_000_000}),
+    ("20 MB of JSON text", lambda: json.dumps({"kind": "llvm", "mattr": ["+neon"] * 2_000_000})),
 ]
 
 

@@ -42,6 +42,11 @@ def _config(source: Any, registry: Registry) -> dict[str, Any]:
         text = source.strip()
         if not text.startswith("{"):  # the classic string: tcfg's own grammar reads it
             return registry.target(text).export()
+        if len(text) > 2 * MAX_TEXT:  # (TVM's JSON repeats defaults tcfg's text drops: twice the limit)
+            raise TargetError(
+                f"TVM target {shorten(text, 80)!r} is {len(text)} characters of JSON, more than twice the limit "
+                f"of {MAX_TEXT} that every target form shares"
+            )
         try:
             source = json.loads(text)
         except ValueError as exc:
