@@ -33,6 +33,12 @@ class Target:
     (``"llvm -mcpu=cortex-a72"``), JSON text, a dict, a tag name (with overrides),
     or another Target. Equal targets print the same ``str()``, ``to_json()`` and
     ``export()``, and each rebuilds an equal target.
+
+    ``with target:`` makes it :meth:`current` in this thread or asyncio task until the
+    block ends. The open blocks are always the ``with`` statements still running: leaving
+    one closes any block opened inside it and left open (a generator suspended inside its
+    own ``with``), with a :class:`tcfg.TargetError` saying so, so that :meth:`current` is
+    never a target whose block has ended.
     """
 
     __slots__ = (
