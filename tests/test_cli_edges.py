@@ -30,8 +30,12 @@ needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this 
 
 
 def run(*args: str, stdout: str | None = None, stderr: str | None = None, **env: str) -> tuple[int, str, str]:
-    """``python -m tcfg ARGS`` with stdout and/or stderr sent to a file (``/dev/full``); status, out, err."""
-    environ = {**os.environ, **env}
+    """``python -m tcfg ARGS`` with stdout and/or stderr sent to a file (``/dev/full``); status, out, err.
+
+    The core alone (``TCFG_DISABLE_PLUGIN_AUTOLOAD``): what is checked is the command's edges, and
+    no installed plugin's warning may add to stderr.
+    """
+    environ = {**os.environ, "TCFG_DISABLE_PLUGIN_AUTOLOAD": "1", **env}
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(stdout, "w")) if stdout else subprocess.PIPE
         err = stack.enter_context(open(stderr, "w")) if stderr else subprocess.PIPE
