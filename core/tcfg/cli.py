@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import tcfg
-from tcfg._base.cli_io import error_line, escaped_output, refuse_arguments, silence_stdout
+from tcfg._base.cli_io import error_line, escape_unencodable, refuse_arguments, silence_stdout
 from tcfg._base.errors import TargetError
 
 if TYPE_CHECKING:
@@ -66,10 +66,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
 
-    def _print_message(self, message: str, file: Any = None) -> None:
-        """Write ``message`` (``--help``, ``--version``) without argparse's silence on failure: main reports it."""
-        if message:
-            (file or sys.stderr).write(message)
+    def _print_message(self, message: str, file: Any = None) -> None:  # (argparse's ignores write errors)
+        (file or sys.stderr).write(message)  # --help, --version: main reports a failure
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
@@ -140,12 +138,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
     if refused is not None:
         _error_line(f"error: {refused}")
         return 2
-    with escaped_output():
-        return _run(args_list, registry)
-
-
-def _run(args_list: list[str], registry: Registry | None) -> int:
-    """:func:`main` once its arguments are accepted: parse them, run the command, report any failure."""
+    escape_unencodable()  # print what the streams' encoding cannot show as escapes, never fail on it
     parser = _build_parser()
     if not args_list:
         with contextlib.suppress(OSError):
@@ -191,8 +184,7 @@ def _run(args_list: list[str], registry: Registry | None) -> int:
         return 1
 
 
-_silence_stdout = silence_stdout
-_error_line = error_line
+_silence_stdout, _error_line = silence_stdout, error_line  # (tcfg._base.cli_io)
 
 
 def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:

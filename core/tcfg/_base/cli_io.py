@@ -4,9 +4,9 @@
   parsed (more than :data:`MAX_ARGUMENTS` arguments, or one longer than
   :data:`MAX_ARGUMENT` characters), or None. argparse's cost grows with the square of
   the number of unknown options (20,000 of them took 30 s); no command needs more.
-* :func:`escaped_output`: for the duration of a command, stdout and stderr write what
-  their encoding cannot show (``PYTHONIOENCODING=ascii``, a C locale) as backslash
-  escapes instead of failing with ``UnicodeEncodeError``.
+* :func:`escape_unencodable`: stdout and stderr write what their encoding cannot show
+  (``PYTHONIOENCODING=ascii``, a C locale) as backslash escapes instead of failing with
+  ``UnicodeEncodeError``.
 * :func:`error_line`: one line on stderr, or nothing when stderr is closed or cannot
   take it (``2>/dev/full``): a failure to report a failure never changes the exit status.
 * :func:`silence_stdout`: point stdout at the null device after it failed, so that the
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Sequence
+from contextlib import suppress
 
-__all__ = ["MAX_ARGUMENT", "MAX_ARGUMENTS", "error_line", "escaped_output", "refuse_arguments", "silence_stdout"]
+__all__ = ["MAX_ARGUMENT", "MAX_ARGUMENTS", "error_line", "escape_unencodable", "refuse_arguments", "silence_stdout"]
 
 #: The most arguments a command line may have (a target is one argument; ``explain`` takes
 #: feature names and ``plugins --check`` plugin names, never this many).
@@ -48,27 +48,16 @@ def refuse_arguments(argv: Sequence[str]) -> str | None:
     return None
 
 
-@contextmanager
-def escaped_output() -> Iterator[None]:
-    """Within the block, stdout and stderr escape what their encoding cannot show (each restored after)."""
-    restore = []
-    for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
+def escape_unencodable() -> None:
+    """From now on, stdout and stderr write what their encoding cannot show as backslash escapes.
+
+    (For the command line's process: a stream that cannot be reconfigured is left as it is.)
+    """
+    for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        errors = getattr(stream, "errors", None)
-        if reconfigure is None or errors not in ("strict", None):
-            continue
-        try:
-            reconfigure(errors="backslashreplace")
-        except (OSError, ValueError):  # closed, or a stream that cannot change now
-            continue
-        restore.append((stream, errors or "strict"))
-    try:
-        yield
-    finally:
-        for stream, errors in restore:
-            with suppress(OSError, ValueError):
-                stream.reconfigure(errors=errors)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with suppress(OSError, ValueError):  # closed, or a stream that cannot change now
+                reconfigure(errors="backslashreplace")
 
 
 def error_line(message: str) -> None:
