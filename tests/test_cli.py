@@ -629,13 +629,15 @@ def test_process_help_does_not_load_the_registry() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    # The package, the CLI and three foundation modules (errors, version, the registry slot): no model or engine.
+    # The package, the CLI and four foundation modules (errors, version, the CLI's streams, the registry slot):
+    # no model or engine.
     assert done.stderr.strip() == str(
         sorted(
             [
                 "tcfg",
                 "tcfg.cli",
                 "tcfg._base",
+                "tcfg._base.cli_io",
                 "tcfg._base.errors",
                 "tcfg._base.version",
                 "tcfg._model",

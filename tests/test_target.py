@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import pickle
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -197,18 +198,39 @@ def test_current_is_per_asyncio_task(core: tcfg.Registry) -> None:
 
 
 def test_leaving_with_blocks_out_of_order_is_an_error(core: tcfg.Registry) -> None:
+    """Leaving a block closes the blocks left open inside it too (issue 30: at 29e6cae the stack was
+    left as it was, so once the inner one was closed the outer block stayed current for good)."""
     a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
     b = tcfg.Target("c -mcpu=cortex-m4", registry=core)
     a.__enter__()
     b.__enter__()
     with pytest.raises(tcfg.TargetError, match="out of order: the innermost is 'c -mcpu=cortex-m4'"):
         a.__exit__(None, None, None)
-    assert tcfg.Target.current() is b  # the stack is as it was
-    b.__exit__(None, None, None)
-    a.__exit__(None, None, None)
+    assert tcfg.Target.current() is None  # a's block has ended, and b's with it
+    with pytest.raises(tcfg.TargetError, match="no block is open"):
+        b.__exit__(None, None, None)
     assert tcfg.Target.current() is None
     with pytest.raises(tcfg.TargetError, match="no block is open"):
         a.__exit__(None, None, None)
+
+
+def test_a_block_left_open_inside_a_with_statement_ends_with_it(core: tcfg.Registry) -> None:
+    """The issue's case: a generator suspended inside its own ``with`` leaves that block open."""
+    a = tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=core)
+    b = tcfg.Target("c -mcpu=cortex-m4", registry=core)
+
+    def inside_b() -> Iterator[None]:
+        with b:
+            yield
+
+    suspended = inside_b()
+    with pytest.raises(tcfg.TargetError, match="out of order"), a:
+        next(suspended)
+        assert tcfg.Target.current() is b
+    assert tcfg.Target.current() is None
+    with pytest.raises(tcfg.TargetError, match="no block is open"):
+        suspended.close()
+    assert tcfg.Target.current() is None
 
 
 def test_specialization(reg: tcfg.Registry) -> None:

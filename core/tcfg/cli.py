@@ -14,8 +14,8 @@ so ``tcfg --help`` starts fast; the registry loads on the first command that nee
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
 import shlex
 import sys
 import warnings
@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import tcfg
+from tcfg._base.cli_io import error_line, escape_unencodable, refuse_arguments, silence_stdout
 from tcfg._base.errors import TargetError
 
 if TYPE_CHECKING:
@@ -64,6 +65,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+    def _print_message(self, message: str, file: Any = None) -> None:  # (argparse's ignores write errors)
+        (file or sys.stderr).write(message)  # --help, --version: main reports a failure
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
@@ -132,18 +136,27 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
     if sys.stdout is None:  # started with stdout closed (``tcfg tags >&-``)
         _error_line("error: standard output is closed")
         return 1
-    parser = _build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
+    refused = refuse_arguments(args_list)  # before argparse, whose cost grows with their number squared
+    if refused is not None:
+        _error_line(f"error: {refused}")
+        return 2
+    escape_unencodable()  # print what the streams' encoding cannot show as escapes, never fail on it
+    parser = _build_parser()
     if not args_list:
-        parser.print_help(sys.stderr)
+        with contextlib.suppress(OSError):
+            parser.print_help(sys.stderr)
         return 2
     try:
         try:
             args, extra = parser.parse_known_args(args_list)
-        except _Exit as done:
+        except _Exit as done:  # --help, --version: their output may fail too (``>/dev/full``)
+            sys.stdout.flush()
             return done.status
         if extra:
             raise _UsageError(_unrecognized(args, extra))
+        if args.command is None:  # options alone (``tcfg --json``)
+            raise _UsageError(f"a command is needed: {', '.join(_COMMANDS)} (see tcfg --help)")
         if registry is None:
             from tcfg._registry.registry import default_registry
 
@@ -174,18 +187,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         return 1
 
 
-def _silence_stdout() -> None:
-    """Point stdout at the null device, so that the interpreter's last flush has nothing left to fail on."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-
-
-def _error_line(message: str) -> None:
-    """Write the first line of ``message`` to stderr as ``tcfg: <message>``."""
-    if sys.stderr is None:  # stderr closed too: nowhere to say it
-        return
-    lines = message.strip().splitlines()
-    sys.stderr.write(f"tcfg: {lines[0] if lines else message}\n")
+_silence_stdout, _error_line = silence_stdout, error_line  # (tcfg._base.cli_io)
 
 
 def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:

@@ -42,12 +42,16 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
 
     Checks that the plugin loads, that the default target of each kind it registers
     (``Target("KIND")``) builds, and that each of its tags, and each variant of those tags
-    (``NAME:VARIANT``), builds. ``others`` are plugins it needs (loaded before it).
+    (``NAME:VARIANT``), builds. ``others`` are plugins it needs (loaded before it). Then
+    the laws of its kind parsers, over those targets and one per value of each kind's
+    enumerated attributes: building a target again from its own text or JSON gives an
+    equal target with the same features and keys (idempotence), and equal inputs give
+    equal targets, features and keys (in a second registry, where nothing is remembered).
 
     Raises ``AssertionError`` naming every failure (and every :class:`tcfg.PluginWarning`
     raised meanwhile); returns the registry otherwise, for further checks.
     """
-    from tcfg._services.plugin_check import check_record
+    from tcfg._services.plugin_check import check_laws, check_record, law_specs
 
     name = _plugin_name(plugin, len(others))
     with warnings.catch_warnings(record=True) as caught:
@@ -56,7 +60,9 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
         registry.list_tags()  # loads every plugin and its tags
         record = next((r for r in registry.plugins() if r.name == name), None)
         checked = check_record(registry, record, name)
-    failures = checked.messages()
+        failures = checked.messages()
+        if not failures and record is not None:
+            failures += check_laws(registry, registry_with(*others, plugin), law_specs(registry, record))
     said = "" if record is None or record.error is None else record.error
     for warning in caught:  # a load failure's warning repeats the record's error
         if issubclass(warning.category, tcfg.PluginWarning) and not (said and said in str(warning.message)):

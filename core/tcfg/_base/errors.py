@@ -124,7 +124,7 @@ def plugin_failed(what: str, exc: BaseException) -> PluginError:
     """The error for code a plugin supplied that raised ``exc`` (none of :data:`NOT_PLUGIN_FAULTS`),
     blamed on ``what``; raise it ``from exc``. ``SystemExit`` is such a failure: plugin code never
     exits the process."""
-    return PluginError(f"{what} failed: {type(exc).__name__}: {shorten(str(exc))}")
+    return PluginError(f"{what} failed: {type(exc).__name__}: {shorten(exc)}")
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
@@ -159,23 +159,21 @@ def describe_choices(word: str, choices: Iterable[str], *, limit: int = 12) -> s
 
 
 def bounded_repr(value: Any) -> str:
-    """``repr(value)`` bounded in depth, items and string length (``reprlib`` imported on first use)."""
-    import reprlib
+    """``repr(value)`` bounded in depth, items and string length, digit-safe and never raising
+    (:func:`tcfg._base.bounded.safe_repr`, imported on first use)."""
+    from tcfg._base.bounded import safe_repr
 
-    bounded = reprlib.Repr()
-    bounded.maxlevel, bounded.maxdict, bounded.maxlist, bounded.maxstring, bounded.maxother = 3, 8, 6, 60, 60
-    return bounded.repr(value)
+    return safe_repr(value)
 
 
 def shorten(value: Any, limit: int = 200) -> str:
-    """``value`` for an error message, cut at ``limit``: a dict or list as a repr bounded in
-    depth and size (so a huge input costs nothing to quote), anything else as its text."""
-    from collections.abc import Mapping  # on first use: ``import tcfg`` does not load collections
-
-    if isinstance(value, Mapping):
-        text = bounded_repr(dict(value))
-    elif isinstance(value, (list, tuple)):
-        text = bounded_repr(value)
+    """``value`` for an error message, cut at ``limit``: a string or a target as its text, anything
+    else as a repr bounded in depth and size (so a huge or deep input costs nothing to quote, and
+    an integer too long to print or a value whose ``str`` fails is described instead)."""
+    if type(value) is str:
+        text = value
     else:
-        text = str(value)
+        from tcfg._base.bounded import safe_str
+
+        text = safe_str(value)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tcfg._base.errors import NOT_PLUGIN_FAULTS, PluginError, TargetError, plugin_failed, shorten
-from tcfg._build.memo import NO_PREPARED, Prepared, new_tuple
+from tcfg._base.bounded import over_limits
+from tcfg._base.errors import NOT_PLUGIN_FAULTS, PluginError, TargetError, bounded_repr, plugin_failed, shorten
+from tcfg._base.grammar import MAX_TEXT
+from tcfg._build.memo import MAX_NESTING, NO_PREPARED, Prepared, new_tuple
 from tcfg._model.attrs import InvalidValue, hashable_values
 from tcfg._model.kind import (
     Compiler,
@@ -64,6 +66,7 @@ def parse(
         if dropped:
             raise PluginError(f"{_parser_name(registry, kind, '')} dropped the attributes {sorted(dropped)}")
         changes = _checked_changes(registry, kind, compiler, full, derived.attrs, text, depth)
+        _refuse_long_output(registry, kind, changes, text)
     if parse_key is not None and "native" not in map(full.get, kind.parse_reads):
         registry.build_state.parse_memo.put(parse_key, (prepared, changes))
     return prepared, changes
@@ -78,7 +81,7 @@ def _prepare(
     does, one per arch) has it checked once.
     """
     if type(derived) is not Derived and not isinstance(derived, Derived):
-        raise PluginError(f"{_parser_name(registry, kind, '')} returned {derived!r}, not a Derived")
+        raise PluginError(f"{_parser_name(registry, kind, '')} returned {bounded_repr(derived)}, not a Derived")
     if derived.features:
         vet_features(registry, derived.features, text)
     implied = _checked_changes(registry, kind, compiler, {}, derived.defaults, text, depth) if derived.defaults else {}
@@ -92,6 +95,22 @@ def _prepare(
     )
     registry.build_state.vetted.put(id(derived), prepared)
     return prepared
+
+
+def _refuse_long_output(registry: Tables, kind: TargetKind, values: Mapping[str, Any], text: Any) -> None:
+    """Refuse the attributes a kind's parser set (``Derived.attrs``) when they are longer than :data:`MAX_TEXT` as text.
+
+    They are the target's configuration, printed in its text: no target form could read
+    such a target back (a 17-character input would build a target of 80,000 characters),
+    so the parser is at fault, and named. (The defaults it implies are not printed.) Run
+    once per parse: results are remembered.
+    """
+    if values and over_limits(values, MAX_TEXT, MAX_NESTING) is not None:
+        raise PluginError(
+            f"target {shorten(text)!r}: {_parser_name(registry, kind, '')} filled in values longer than the "
+            f"limit of {MAX_TEXT} characters that every target form shares ({bounded_repr(values)}); "
+            "no target form could read such a target back"
+        )
 
 
 def unique(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -156,7 +175,7 @@ def _checked_changes(
         try:
             changes[key] = attr.type.check(value, registry.build_state.contexts.get(depth) or registry.nested_context(depth))
         except InvalidValue as exc:
-            raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {value!r}, which {exc}") from None
+            raise PluginError(f"{_parser_name(registry, kind, '')} set {key!r} to {bounded_repr(value)}, which {exc}") from None
         except BaseException as exc:
             attr_type_failed(exc, registry, kind, compiler, key, "check", text)
         if not hashable_values(attr.type):
@@ -182,7 +201,7 @@ def _run(
     except BaseException as exc:
         _parser_failed(exc, registry, kind, text, compiler)
     if type(derived) is not Derived and not isinstance(derived, Derived):
-        raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {derived!r}, not a Derived")
+        raise PluginError(f"{_parser_name(registry, kind, compiler)} returned {bounded_repr(derived)}, not a Derived")
     return derived
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tcfg._base.errors import TargetError, shorten
-from tcfg._build.memo import MAX_DEPTH
+from tcfg._base.errors import TargetError, bounded_repr, shorten
+from tcfg._base.bounded import over_limits
+from tcfg._base.grammar import MAX_TEXT
+from tcfg._build.memo import MAX_DEPTH, MAX_NESTING
 from tcfg._build.pipeline import finish
 from tcfg._build.readers import from_text, read_dict
 from tcfg._build.size import check_size
@@ -24,13 +26,15 @@ if TYPE_CHECKING:
     from tcfg._build.tables import Tables
     from tcfg._model.attrs import BuildContext
 
-__all__ = ["build", "from_dict", "nested_context", "with_attrs"]
+__all__ = ["build", "from_dict", "nested_context", "refuse_past_limits", "with_attrs"]
 
 
 def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Target:
     """The target described by ``spec`` (a string, JSON text, dict or Target), with ``host``."""
     if depth > MAX_DEPTH:
         raise _TooDeep
+    if host is not None and depth == 0 and not isinstance(host, (str, Target)):
+        refuse_past_limits(host)
     try:
         if type(spec) is dict:
             target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
@@ -39,10 +43,11 @@ def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Targ
         elif isinstance(spec, Target):
             target = spec
         elif isinstance(spec, Mapping):
+            spec = _as_dict(spec)
             target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
         else:
             raise TargetError(
-                f"cannot make a target from {type(spec).__name__} {shorten(repr(spec))}; "
+                f"cannot make a target from {type(spec).__name__} {bounded_repr(spec)}; "
                 "expected a target string, JSON text, a dict or a Target"
             )
         if host is not None:
@@ -54,6 +59,18 @@ def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Targ
             raise
         raise _too_deep(spec) from None
     return target
+
+
+def _as_dict(spec: Mapping[Any, Any]) -> dict[Any, Any]:
+    """A plain dict of a mapping that is not one (read once; a mapping that fails to read is a TargetError)."""
+    try:
+        return dict(spec.items())
+    except BuilderSignal:
+        raise
+    except Exception as exc:
+        raise TargetError(
+            f"cannot read the {type(spec).__name__} given as a target: {type(exc).__name__}: {shorten(exc)}"
+        ) from None
 
 
 class _TooDeep(BuilderSignal):
@@ -114,9 +131,36 @@ def from_dict(registry: Tables, data: Mapping[str, Any]) -> Target:
         try:
             return read_dict(registry, data, None, 0, registry.build_state.counting or _counting_context(registry))
         except LongValue:
+            refuse_past_limits(data)
             return read_dict(registry, data, None, 0, long_values=True)
     except _TooDeep:
         raise _too_deep(data) from None
+
+
+def refuse_past_limits(data: Any) -> None:
+    """Refuse ``data`` (a dict input, or what it holds) past the limits before it is read.
+
+    Past them is: dicts and lists nested deeper than :data:`MAX_NESTING`, a dict or
+    list that holds itself, or more than twice :data:`MAX_TEXT` characters of text
+    (an input may spell more than its canonical text, which drops values equal to the
+    defaults; that text is measured against MAX_TEXT itself once built). The walk
+    (:func:`tcfg._base.bounded.over_limits`) stops as soon as it has read past a
+    limit, so refusing a huge input costs what reading the limit's worth of it costs.
+    """
+    why = over_limits(data, 2 * MAX_TEXT, MAX_NESTING)
+    if why is None:
+        return
+    shown = shorten(data, 80)
+    if why == "text":
+        message = f"target {shown!r} is longer than the limit of {MAX_TEXT} that every target form shares"
+    elif why == "depth":
+        message = (
+            f"target {shown!r} nests more than {MAX_DEPTH} levels deep: its dicts and lists nest more than "
+            f"{MAX_NESTING} levels (targets nest at most {MAX_DEPTH} levels, host inside host, devices inside devices)"
+        )
+    else:
+        message = f"target {shown!r} contains itself (a dict or list that holds itself)"
+    raise TargetError(message + " (refused before it is read)")
 
 
 def _counting_context(registry: Tables) -> _Nested:

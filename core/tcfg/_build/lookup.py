@@ -15,6 +15,7 @@ from tcfg._base.errors import (
     UnknownAttributeError,
     UnknownKindError,
     UnknownTagError,
+    bounded_repr,
     describe_choices,
     shorten,
 )
@@ -56,10 +57,10 @@ def compiler_named(registry: Tables, kind: TargetKind, name: Any, text: Any, opt
     compiler = registry.find_compiler(kind.name, name) if isinstance(name, str) else None
     if compiler is None:
         offered = registry.compilers(kind.name)
-        choices = describe_choices(str(name), offered) if offered else "no installed plugin registers a compiler for it"
+        choices = describe_choices(shorten(name), offered) if offered else "no installed plugin registers a compiler for it"
         where = pointer(text, opt.token.start, opt.token.end) if opt is not None else ""
         raise AttributeValueError(
-            f"target {shorten(text)!r}: compiler {name!r} is not registered for kind {kind.name!r}; {choices}" + where
+            f"target {shorten(text)!r}: compiler {bounded_repr(name)} is not registered for kind {kind.name!r}; {choices}" + where
         )
     return compiler
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_NESTING",
     "MEMO_LIMIT",
     "NOTHING",
     "NO_PREPARED",
@@ -35,6 +36,9 @@ __all__ = [
 
 #: How deeply targets may nest (a host's host's host ...).
 MAX_DEPTH = 32
+#: How deeply dicts and lists may nest in one input: a dict per target level and a list
+#: of devices between two, and a few levels of values within each target.
+MAX_NESTING = 2 * (MAX_DEPTH + 1) + 4
 #: Most option words remembered per kind (cleared whole when full).
 OPTION_WORDS_LIMIT = 4096
 #: Most entries of each of the builder's memos (each cleared whole when full).

@@ -249,7 +249,7 @@ def _read_mapping(registry: Tables, data: Any, source: str | None, depth: int, c
             raise TargetError(f"target {shorten(text)!r} needs a 'kind' ({', '.join(sorted(kinds))}) or a 'tag'")
         entry = registry.find_tag(tag_name) if isinstance(tag_name, str) else None
         if entry is None:
-            raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(str(tag_name))}")
+            raise UnknownTagError(f"target {shorten(text)!r}: {registry.unknown_tag(shorten(tag_name))}")
         if counting is not None and registry.build_state.short_tags.get(tag_name) is not entry.target:
             if long_text(entry.target):
                 raise LongValue
@@ -266,9 +266,9 @@ def _read_mapping(registry: Tables, data: Any, source: str | None, depth: int, c
             hint = (
                 f"{kind_name!r} is a tag: write {{'tag': {kind_name!r}}}"
                 if isinstance(kind_name, str) and registry.find_tag(kind_name) is not None
-                else describe_choices(str(kind_name), kinds)
+                else describe_choices(shorten(kind_name), kinds)
             )
-            raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {kind_name!r}; {hint}")
+            raise UnknownKindError(f"target {shorten(text)!r}: unknown kind {bounded_repr(kind_name)}; {hint}")
         kind = found
     compiler_name = data.get("compiler", base.get("compiler") if base else None)
     compiler = None if compiler_name is None else compiler_named(registry, kind, compiler_name, text)
@@ -284,7 +284,7 @@ def _read_mapping(registry: Tables, data: Any, source: str | None, depth: int, c
             if key == "kind":
                 continue
             if not isinstance(key, str):
-                raise TargetSyntaxError(f"target {shorten(text)!r}: attribute names must be strings, not {key!r}")
+                raise TargetSyntaxError(f"target {shorten(text)!r}: attribute names must be strings, not {bounded_repr(key)}")
             attr = attribute_named(registry, kind, compiler, key, text, None)
         try:
             given[key] = attr.type.check(value, nested)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tcfg._base.errors import NOT_PLUGIN_FAULTS
+from tcfg._base.errors import NOT_PLUGIN_FAULTS, bounded_repr
 from tcfg._base.grammar import MAX_TEXT, OPTION_NAME, RawValue, quote, quote_item, quote_nested
 from tcfg._base.memo import Memo
 
@@ -113,7 +113,7 @@ def _counts(build: object) -> bool:
 def _type_name(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return f"the non-finite number {value!r}"
-    return f"{type(value).__name__} {value!r}" if not isinstance(value, str) else repr(value)
+    return f"{type(value).__name__} {bounded_repr(value)}" if not isinstance(value, str) else bounded_repr(value)
 
 
 class AttrType(ABC):

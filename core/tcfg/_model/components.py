@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from tcfg._base.errors import TargetError, describe_choices
+from tcfg._base.errors import TargetError, bounded_repr, describe_choices, shorten
 from tcfg._base.grammar import NAME, RawValue, quote, quote_nested, split_options, tokenize
 from tcfg._model.attrs import Attr, AttrType, BuildContext, InvalidValue, attr_table
 from tcfg._model.kind import Rule
@@ -77,7 +77,8 @@ class ComponentType(AttrType):
         found = build.registry.components(self.role)
         spec = found.get(name) if isinstance(name, str) else None
         if spec is None:
-            raise InvalidValue(f"names no registered {self.role}: {name!r}; {describe_choices(str(name), found)}")
+            choices = describe_choices(shorten(name), found)
+            raise InvalidValue(f"names no registered {self.role}: {bounded_repr(name)}; {choices}")
         component: Component = spec
         return component
 
@@ -113,7 +114,7 @@ class ComponentType(AttrType):
         if isinstance(value, str):
             return self._value(self._spec(value, build), {})
         if not isinstance(value, Mapping) or "name" not in value:
-            raise InvalidValue(f"expects {self.description}, got {value!r}")
+            raise InvalidValue(f"expects {self.description}, got {bounded_repr(value)}")
         spec = self._spec(value["name"], build)
         given = {}
         for key, item in value.items():

@@ -33,6 +33,12 @@ class Target:
     (``"llvm -mcpu=cortex-a72"``), JSON text, a dict, a tag name (with overrides),
     or another Target. Equal targets print the same ``str()``, ``to_json()`` and
     ``export()``, and each rebuilds an equal target.
+
+    ``with target:`` makes it :meth:`current` in this thread or asyncio task until the
+    block ends. The open blocks are always the ``with`` statements still running: leaving
+    one closes any block opened inside it and left open (a generator suspended inside its
+    own ``with``), with a :class:`tcfg.TargetError` saying so, so that :meth:`current` is
+    never a target whose block has ended.
     """
 
     __slots__ = (
@@ -283,22 +289,46 @@ class Target:
     # -- context ---------------------------------------------------------------------
 
     def __enter__(self) -> Target:
+        """Open a ``with target:`` block: :meth:`current` is this target until the block closes."""
         _current.set((*_current.get(), self))
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Close the innermost open block of this target, and with it any block opened inside it.
+
+        The rule: the open blocks are always the ``with`` statements still running in this
+        thread or asyncio task, innermost last. Blocks close innermost first; one left open
+        inside another (entered by hand, or by a generator suspended inside the block) is
+        closed with it, and the :class:`tcfg.TargetError` that says so is raised after the
+        blocks are closed, so that :meth:`current` is never left at a block that has ended.
+        Closing a target with no open block raises that error and changes nothing.
+        """
         stack = _current.get()
-        if not stack or stack[-1] is not self:
+        if stack and stack[-1] is self:
+            _current.set(stack[:-1])
+            return
+        index = next((i for i in range(len(stack) - 1, -1, -1) if stack[i] is self), None)
+        if index is None:
             inner = f"the innermost is {str(stack[-1])!r}" if stack else "no block is open"
             raise TargetError(
-                f"leaving the 'with' block of target {str(self)!r} out of order: {inner}; "
-                "blocks must close innermost first (the stack is left as it was)"
+                f"leaving the 'with' block of target {str(self)!r}, which has no open block: {inner} "
+                "(nothing was closed)"
             )
-        _current.set(stack[:-1])
+        left = stack[index + 1 :]
+        _current.set(stack[:index])
+        raise TargetError(
+            f"leaving the 'with' block of target {str(self)!r} out of order: the innermost is {str(stack[-1])!r}; "
+            f"{len(left)} block(s) opened inside it and left open are closed with it "
+            "(blocks must close innermost first)"
+        )
 
     @staticmethod
     def current() -> Target | None:
-        """The target of the innermost ``with target:`` block in this thread or asyncio task, or None."""
+        """The target of the innermost open ``with target:`` block in this thread or asyncio task, or None.
+
+        Each thread and each asyncio task has its own blocks (a task starts with those open
+        where it was created); see :meth:`__exit__` for blocks closed out of order.
+        """
         stack = _current.get()
         return stack[-1] if stack else None
 

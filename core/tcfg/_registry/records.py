@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tcfg._registry.discovery import Origin
 
-from tcfg._base.errors import PluginWarning
+from tcfg._base.errors import PluginWarning, bounded_repr
 
 __all__ = ["PluginFailure", "PluginRecord", "call_plugin_code", "clash", "short_repr", "type_names", "warn"]
 
@@ -130,8 +130,8 @@ def warn(message: str, stacklevel: int = 4) -> None:
 
 
 def short_repr(value: object, limit: int = 80) -> str:
-    """``repr(value)``, cut to ``limit`` characters."""
-    text = repr(value)
+    """``repr(value)``, bounded and safe on any value (:func:`tcfg._base.errors.bounded_repr`), cut to ``limit``."""
+    text = bounded_repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
 

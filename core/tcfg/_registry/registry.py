@@ -11,18 +11,28 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from tcfg._base.errors import PluginError, TargetError, UnknownKindError, UnknownTagError, describe_choices
+from tcfg._base.errors import (
+    PluginError,
+    TargetError,
+    UnknownKindError,
+    UnknownTagError,
+    bounded_repr,
+    describe_choices,
+    shorten,
+)
+from tcfg._base.grammar import MAX_TEXT
 from tcfg._base.memo import Memo
 from tcfg._base.recordings import check_sources, device_rank
-from tcfg._build.entry import build, from_dict, nested_context, with_attrs
+from tcfg._build.entry import build, from_dict, nested_context, refuse_past_limits, with_attrs
 from tcfg._build.memo import BuildState
 from tcfg._build.readers import from_text
 from tcfg._model.cpu import arch_family, claims
 from tcfg._model.kind import Derived
+from tcfg._model.target import Target
 from tcfg._registry import advice
 from tcfg._registry.loading import Loader
 from tcfg._registry.records import PluginRecord, warn
-from tcfg._registry.tags import TagEntry, TagInfo, spec_extras
+from tcfg._registry.tags import MAX_TAG_NAME, TagEntry, TagInfo, spec_extras
 from tcfg.hookspecs import TagSpec
 
 if TYPE_CHECKING:
@@ -31,7 +41,6 @@ if TYPE_CHECKING:
     from tcfg._model.cpu import CpuParser
     from tcfg._model.features import FeatureIndex
     from tcfg._model.kind import Compiler, DeriveRequest, Library, TargetKind
-    from tcfg._model.target import Target
 
 __all__ = ["PluginRecord", "Registry", "TagEntry", "default_registry", "reset_default_registry"]
 
@@ -146,7 +155,7 @@ class Registry:
         kind = self.find_kind(name) if isinstance(name, str) else None
         if kind is None:
             self._loader.ensure_tags()
-            raise UnknownKindError(f"unknown kind {name!r}; {describe_choices(name, self.kinds)}")
+            raise UnknownKindError(f"unknown kind {bounded_repr(name)}; {describe_choices(shorten(name), self.kinds)}")
         return kind
 
     def list_tags(self, prefix: str | None = None, aliases: bool = False) -> list[str]:
@@ -161,7 +170,10 @@ class Registry:
         """The tag (or variant) ``name`` resolves to (loading the tags it may be one of, building it), or None.
 
         A plugin's tag that does not build raises :class:`tcfg.PluginError` naming the plugin.
+        A name longer than any tag's (``NAME:VARIANT``) is none, at once: a huge one is not hashed.
         """
+        if len(name) > _LONGEST_TAG:
+            return None
         entry = self._loader.tags.built.get(name)
         if entry is None:
             entry = self._loader.tags.find(name) if self.tag_info(name) is not None else None
@@ -180,7 +192,7 @@ class Registry:
         """The tag (or variant) that ``name`` resolves to, or :class:`tcfg.UnknownTagError` saying why not."""
         entry = self.find_tag(name) if isinstance(name, str) else None
         if entry is None:
-            raise UnknownTagError(self.unknown_tag(str(name)))
+            raise UnknownTagError(self.unknown_tag(shorten(name)))
         return entry
 
     def unknown_tag(self, name: str) -> str:
@@ -385,7 +397,8 @@ class Registry:
         """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""
         if not self._loader.loaded:
             self._loader.ensure()
-        if type(spec) is str and (host is None or type(host) is str):
+        short_host = host is None or (type(host) is str and len(host) <= MAX_TEXT)
+        if type(spec) is str and len(spec) <= MAX_TEXT and short_host:  # a longer text is refused, unhashed
             cache = self._cache
             key: Any = spec if host is None else (spec, host)
             hit = cache.get(key)
@@ -435,6 +448,8 @@ class Registry:
 
     def nested(self, spec: Any) -> Target:
         """The target for ``spec`` as an attribute value (a host or device) one level down."""
+        if not isinstance(spec, (str, Target)):
+            refuse_past_limits(spec)
         return build(self, spec, None, 1)
 
     def nested_context(self, depth: int) -> Any:
@@ -446,6 +461,9 @@ class Registry:
         self._loader.need_space("library")
         return self._loader.contents.libraries.get(kind, ())
 
+
+#: The longest name a tag or a tag's variant can have (``NAME:VARIANT``).
+_LONGEST_TAG = 2 * MAX_TAG_NAME + 1
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 

@@ -11,7 +11,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tcfg._base.errors import TargetError, UnknownTagError, shorten
+from tcfg._base.errors import TargetError, UnknownTagError, bounded_repr, shorten
+from tcfg._base.grammar import MAX_TEXT
+from tcfg._build.memo import MAX_NESTING
 from tcfg._model.target import Target
 from tcfg._registry.registry import Registry, default_registry
 from tcfg._services.to_tvm import to_tvm, tvm_kinds
@@ -40,11 +42,21 @@ def _config(source: Any, registry: Registry) -> dict[str, Any]:
         text = source.strip()
         if not text.startswith("{"):  # the classic string: tcfg's own grammar reads it
             return registry.target(text).export()
+        if len(text) > 2 * MAX_TEXT:  # (TVM's JSON repeats defaults tcfg's text drops: twice the limit)
+            raise TargetError(
+                f"TVM target {shorten(text, 80)!r} is {len(text)} characters of JSON, more than twice the limit "
+                f"of {MAX_TEXT} that every target form shares"
+            )
         try:
             source = json.loads(text)
         except ValueError as exc:
             raise TargetError(f"TVM target {shorten(text)!r}: invalid JSON: {exc}") from None
-    value = _plain(source)
+        except RecursionError:
+            raise TargetError(f"TVM target {shorten(text)!r}: the JSON nests too deeply") from None
+    try:
+        value = _plain(source, [0])
+    except _Refused as exc:
+        raise TargetError(f"TVM target {shorten(source)!r} is refused: {exc}") from None
     if not isinstance(value, dict):
         raise TargetError(
             f"TVM target {shorten(source)!r}: expected a tvm.target.Target, a dict, JSON text or a target string, "
@@ -53,25 +65,59 @@ def _config(source: Any, registry: Registry) -> dict[str, Any]:
     return value
 
 
-def _plain(value: Any) -> Any:
-    """TVM's containers and nested targets (``Map``, ``Array``, ``Target``) as dicts and lists."""
-    if value is None or isinstance(value, (str, bool, int, float)):
+def _plain(value: Any, budget: list[int], path: tuple[int, ...] = ()) -> Any:
+    """TVM's containers and nested targets (``Map``, ``Array``, ``Target``) as dicts and lists.
+
+    Bounded: a value nested deeper than :data:`MAX_NESTING`, one that holds itself, or one
+    with more items and text than :data:`MAX_TEXT` (``budget[0]`` counts what was read)
+    is refused as soon as that is seen, whatever its size.
+    """
+    budget[0] += 1
+    if value is None or isinstance(value, (bool, float)):
         return value
-    export = getattr(value, "export", None)
-    if callable(export):  # a tvm.target.Target, or one of ours
-        return _plain(export())
-    if isinstance(value, Mapping) or hasattr(value, "items"):
-        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, str):
+        budget[0] += len(value)
+        if budget[0] > MAX_TEXT:
+            raise _Refused(f"it is longer than {MAX_TEXT} characters as text")
+        return value
+    if isinstance(value, int):
+        budget[0] += value.bit_length() * 3 // 10
+        return value
+    if budget[0] > MAX_TEXT:
+        raise _Refused(f"it is longer than {MAX_TEXT} characters as text")
+    if id(value) in path:
+        raise _Refused("it contains itself (a cycle)")
+    if len(path) >= MAX_NESTING:
+        raise _Refused(f"it nests more than {MAX_NESTING} levels of dicts and lists deep")
+    inner = (*path, id(value))
     try:
-        return [_plain(item) for item in value]
-    except TypeError:
-        raise TargetError(f"TVM target value {value!r} ({type(value).__name__}) is not a TVM value") from None
+        export = getattr(value, "export", None)
+        if callable(export):  # a tvm.target.Target, or one of ours
+            return _plain(export(), budget, inner)
+        if isinstance(value, Mapping) or hasattr(value, "items"):
+            return {_key(key): _plain(item, budget, inner) for key, item in value.items()}
+        items = iter(value)
+        return [_plain(item, budget, inner) for item in items]
+    except (_Refused, TargetError):
+        raise
+    except Exception as exc:  # not a TVM value, or a container that fails to read
+        shown, why = bounded_repr(value), f"{type(exc).__name__}: {shorten(exc)}"
+        raise TargetError(f"TVM target value {shown} ({type(value).__name__}) is not a TVM value: {why}") from None
+
+
+def _key(key: Any) -> str:
+    """A dict key as text (TVM's keys are strings); any other key shown as a bounded repr."""
+    return key if type(key) is str else shorten(key)
+
+
+class _Refused(Exception):
+    """A TVM value past the limits; the message says which (see :func:`_plain`)."""
 
 
 def _read(config: dict[str, Any], registry: Registry) -> Target:
     kind = config.get("kind")
     if not isinstance(kind, str):
-        raise TargetError(f"TVM target {shorten(config)!r}: 'kind' must be a kind name, got {kind!r}")
+        raise TargetError(f"TVM target {shorten(config)!r}: 'kind' must be a kind name, got {bounded_repr(kind)}")
     fixed = tvm_kinds()["fixed"].get(kind, {})
     spec: dict[str, Any] = {}
     for name, value in config.items():
@@ -83,6 +129,8 @@ def _read(config: dict[str, Any], registry: Registry) -> Target:
             value = [_read(device, registry) if isinstance(device, dict) else device for device in value]
         spec[name] = value
     keys = spec.pop("keys", None)
+    if keys is not None and not (isinstance(keys, list) and all(type(key) is str for key in keys)):
+        spec["keys"], keys = keys, None  # not TVM's keys: the builder says what is wrong with them
     tag = spec.get("tag")
     try:
         if isinstance(tag, str) and _tag_kind(tag, registry) == kind:

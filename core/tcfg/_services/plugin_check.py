@@ -10,12 +10,12 @@ registry only through ``plugins()`` (a record's ``registered`` kinds and tags) a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from tcfg._registry.registry import PluginRecord, Registry
 
-__all__ = ["BuildFailure", "PluginCheck", "check_record", "plugin_targets"]
+__all__ = ["BuildFailure", "PluginCheck", "check_laws", "check_record", "plugin_targets"]
 
 
 class BuildFailure(NamedTuple):
@@ -107,3 +107,66 @@ def check_record(registry: Registry, record: PluginRecord | None, name: str) -> 
 def _not_loaded(record: PluginRecord, what: str = "did not load") -> str:
     status = f"{record.status}: {record.error}" if record.error else record.status
     return f"the plugin {what} ({status})"
+
+
+#: The most targets :func:`check_laws` makes per kind from its attributes' enumerated values.
+LAW_TARGETS_PER_KIND = 24
+
+
+def law_specs(registry: Registry, record: PluginRecord) -> list[Any]:
+    """The inputs :func:`check_laws` tries: the plugin's targets, and per kind one target for each
+    value of its enumerated attributes (each choice, true and false; at most :data:`LAW_TARGETS_PER_KIND`)."""
+    from tcfg._model.attrs import Boolean, Choice
+
+    specs: list[Any] = [spec for _what, spec in plugin_targets(registry, record)]
+    for name in record.registered.get("kinds", []):
+        kind = registry.get_kind(name)
+        made: list[Any] = []
+        for attr_name, attr in kind.table.items():
+            values: tuple[Any, ...] = ()
+            if isinstance(attr.type, Choice):
+                values = attr.type.choices
+            elif isinstance(attr.type, Boolean):
+                values = (True, False)
+            made += [{"kind": name, attr_name: value} for value in values]
+        specs += made[:LAW_TARGETS_PER_KIND]
+    return specs
+
+
+def check_laws(registry: Registry, fresh: Registry, specs: list[Any]) -> list[str]:
+    """Where the kind parsers break their laws on ``specs`` (see :func:`law_specs`); one sentence each.
+
+    The laws, for each input that builds in ``registry``: the parser is idempotent (the
+    target's own text and JSON build an equal target with the same features and keys),
+    and equal inputs give equal targets (``fresh``, a new registry of the same plugins,
+    where nothing is remembered, builds the same text, features and keys). An input the
+    kind refuses has no law to check.
+    """
+    from tcfg._base.errors import TargetError
+    from tcfg._model.target import Target
+
+    def seen(target: Target) -> tuple[str, list[Any], tuple[str, ...]]:
+        return str(target), target.features.items(), target.keys
+
+    broken: list[str] = []
+    for spec in specs:
+        try:
+            target = Target(spec, registry=registry)
+        except TargetError:
+            continue
+        try:
+            for form, text in (("text", str(target)), ("JSON", target.to_json())):
+                again = Target(text, registry=registry)
+                if again != target or seen(again) != seen(target):
+                    broken.append(
+                        f"target {spec!r} is not idempotent: built again from its {form} {text!r} it is "
+                        f"{str(again)!r} with features {again.features.items()!r} and keys {again.keys!r}"
+                    )
+            other = Target(spec, registry=fresh)
+            if seen(other) != seen(target):
+                broken.append(
+                    f"target {spec!r} is built differently from equal input: {seen(target)!r}, then {seen(other)!r}"
+                )
+        except Exception as exc:  # every failure is reported, whatever its type
+            broken.append(f"target {spec!r}: checking its laws failed: {type(exc).__name__}: {exc}")
+    return broken
