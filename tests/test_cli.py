@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -433,6 +434,7 @@ def test_plugins_check_json(capsys: Capture, drifting: tcfg.Registry) -> None:
                         "error": "AttributeValueError: target 'drift': the vendor withdrew this board",
                     }
                 ],
+                "laws": [],
             }
         ],
     }
@@ -645,3 +647,23 @@ def test_process_help_does_not_load_the_registry() -> None:
             ]
         )
     )
+
+
+def test_plugins_check_reports_a_kind_parser_that_breaks_its_laws(capsys: Capture) -> None:
+    """A parser that flips a value on every build is not idempotent: ``--check`` says so and exits 1."""
+    from tcfg.plugin import Choice
+
+    def flip(request: DeriveRequest) -> Derived:
+        return Derived(attrs={**request.attrs, "mode": "b" if request.attrs["mode"] == "a" else "a"})
+
+    kind = TargetKind(
+        name="flip", device_type="cpu", attrs=(Attr("mode", Choice(("a", "b")), default="a"),), parser=flip
+    )
+    flipper = types.SimpleNamespace(
+        tcfg_plugin_name="flipper", tcfg_register_kinds=hookimpl(lambda register: register(kind))
+    )
+    status, out, err = run(capsys, registry_with(flipper), "plugins", "--check")
+    assert (status, err) == (1, "")
+    assert out.startswith("flipper: target ") and "is not idempotent" in out
+    status, out, _ = run(capsys, registry_with(flipper), "plugins", "--check", "--json")
+    assert status == 1 and "is not idempotent" in json.loads(out)["plugins"][0]["laws"][0]

@@ -415,7 +415,7 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _check_plugins(registry: Registry, args: argparse.Namespace) -> int:
-    """``tcfg plugins --check [NAME ...]``: build every target of the named plugins (every enabled one if none).
+    """``tcfg plugins --check [NAME ...]``: build each target of the named plugins (all if none), check their laws.
 
     Prints each failure (``PLUGIN: tag 'NAME' does not build: ERROR``) and a summary, and
     returns 1 if there is any; 0 with a one-line summary otherwise.
@@ -431,7 +431,7 @@ def _check_plugins(registry: Registry, args: argparse.Namespace) -> int:
         choices = describe_choices(unknown[0], records) if records else "no plugin is installed"
         raise _UsageError(f"no plugin {unknown[0]!r} to check; {choices}")
     names = list(dict.fromkeys(args.names)) or [n for n, r in records.items() if r.status != "disabled"]
-    checks = [check_record(registry, records[name], name) for name in names]
+    checks = [check_record(registry, records[name], name, registry.anew()) for name in names]
     failed = [check for check in checks if not check.ok]
     if args.json:
         _print_json({"ok": not failed, "plugins": [check.to_dict() for check in checks]})

@@ -51,7 +51,7 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
     Raises ``AssertionError`` naming every failure (and every :class:`tcfg.PluginWarning`
     raised meanwhile); returns the registry otherwise, for further checks.
     """
-    from tcfg._services.plugin_check import check_laws, check_record, law_specs
+    from tcfg._services.plugin_check import check_record
 
     name = _plugin_name(plugin, len(others))
     with warnings.catch_warnings(record=True) as caught:
@@ -59,10 +59,7 @@ def check_plugin(plugin: object, *others: object) -> tcfg.Registry:
         registry = registry_with(*others, plugin)
         registry.list_tags()  # loads every plugin and its tags
         record = next((r for r in registry.plugins() if r.name == name), None)
-        checked = check_record(registry, record, name)
-        failures = checked.messages()
-        if not failures and record is not None:
-            failures += check_laws(registry, registry_with(*others, plugin), law_specs(registry, record))
+        failures = check_record(registry, record, name, registry.anew()).messages()
     said = "" if record is None or record.error is None else record.error
     for warning in caught:  # a load failure's warning repeats the record's error
         if issubclass(warning.category, tcfg.PluginWarning) and not (said and said in str(warning.message)):

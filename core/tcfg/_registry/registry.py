@@ -127,6 +127,12 @@ class Registry:
         #: What the target builder remembers for this registry (its own, private state).
         self.build_state = BuildState()
 
+    def anew(self) -> Registry:
+        """A new registry of the same plugins and settings, with nothing loaded or built yet."""
+        return Registry(
+            self._explicit, autoload=self._autoload, strict=self._strict, environ=self._environ, path=self._path
+        )
+
     def _forget_targets(self) -> None:
         self._cache.clear()
         self._dicts.clear()

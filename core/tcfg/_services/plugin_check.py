@@ -37,6 +37,7 @@ class PluginCheck(NamedTuple):
 
     ``problem`` is set when the plugin could not be checked at all (it is not loaded, or
     it failed while its targets were built); its targets were then not all tried.
+    ``laws`` says where its kind parsers break their laws (see :func:`check_laws`).
     """
 
     name: str
@@ -44,14 +45,15 @@ class PluginCheck(NamedTuple):
     problem: str | None
     built: dict[str, int]
     failures: tuple[BuildFailure, ...]
+    laws: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.problem is None and not self.failures
+        return self.problem is None and not self.failures and not self.laws
 
     def messages(self) -> list[str]:
-        """Each failure as one sentence (the problem first)."""
-        return ([self.problem] if self.problem else []) + [str(f) for f in self.failures]
+        """Each failure as one sentence (the problem first, the broken laws last)."""
+        return ([self.problem] if self.problem else []) + [str(f) for f in self.failures] + list(self.laws)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -61,6 +63,7 @@ class PluginCheck(NamedTuple):
             "problem": self.problem,
             "built": dict(self.built),
             "failures": [f.to_dict() for f in self.failures],
+            "laws": list(self.laws),
         }
 
 
@@ -75,12 +78,16 @@ def plugin_targets(registry: Registry, record: PluginRecord) -> Iterator[tuple[s
             yield "variant", f"{tag}:{variant}"
 
 
-def check_record(registry: Registry, record: PluginRecord | None, name: str) -> PluginCheck:
+def check_record(
+    registry: Registry, record: PluginRecord | None, name: str, fresh: Registry | None = None
+) -> PluginCheck:
     """Build every target of the plugin ``name`` (whose record is ``record``, None if there is none) in ``registry``.
 
     Every failure is collected, whatever its type. A plugin that is not loaded, or that
     is no longer loaded once its targets are built (one of its hooks failed meanwhile),
-    has a ``problem`` saying so.
+    has a ``problem`` saying so. Given ``fresh`` (a second registry of the same plugins,
+    which has built nothing), a plugin whose targets all build has its kind parsers'
+    laws checked too (:func:`check_laws`).
     """
     from tcfg._base.errors import PluginError, TargetError
     from tcfg._model.target import Target
@@ -101,7 +108,10 @@ def check_record(registry: Registry, record: PluginRecord | None, name: str) -> 
             failures.append(BuildFailure(what, spec, f"{type(cause).__name__}: {cause}"))
     after = next((r for r in registry.plugins() if r.name == name), record)
     problem = None if after.status == "loaded" else _not_loaded(after, "failed while its targets were built")
-    return PluginCheck(name, after.status, problem, built, tuple(failures))
+    laws: list[str] = []
+    if fresh is not None and problem is None and not failures:
+        laws = check_laws(registry, fresh, law_specs(registry, after))
+    return PluginCheck(name, after.status, problem, built, tuple(failures), tuple(laws))
 
 
 def _not_loaded(record: PluginRecord, what: str = "did not load") -> str:
