@@ -2,9 +2,12 @@
 
 ``main(argv, registry=None)`` runs one command and returns the exit status: 0 on
 success, 2 for bad input (an unknown command or option, or any
-:class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback),
-1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
-JSON on stdout instead of text. ``registry`` replaces the process-wide
+:class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback,
+followed by the input and a caret line under the offending part when the error has
+them), 1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
+JSON on stdout instead of text (a target's complete description for ``show``,
+``explain`` and ``codegen``), indented on a terminal and compact when piped or with
+``--compact``. ``registry`` replaces the process-wide
 :func:`tcfg._registry.registry.default_registry` (for embedding and tests).
 
 Only :mod:`argparse` and the cheap ``tcfg`` package are imported at module level,
@@ -42,6 +45,11 @@ A target is one argument: quote it when it has options. The TCFG_LOAD_PLUGINS,
 TCFG_DISABLED_PLUGINS, TCFG_DISABLE_PLUGIN_AUTOLOAD and TCFG_STRICT_PLUGINS
 environment variables choose the plugins, as for the Python API.
 """
+
+#: ``codegen --for TOOL``: the tools (``tcfg._services.forms.FORMS``, named here so that ``--help`` imports nothing).
+_TOOLS = ("tvm", "mlir", "iree", "triton", "clang", "gcc", "llc", "nvcc")
+#: The tools that take ``--version`` and ``--opt-level``.
+_COMPILERS = ("clang", "gcc", "llc")
 
 #: Commands whose first positional argument is a target (for the quoting hint).
 _TARGET_COMMANDS = frozenset({"show", "explain", "codegen"})
@@ -83,6 +91,11 @@ def _build_parser() -> _Parser:
     # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text")
+    common.add_argument(
+        "--compact",
+        action="store_true",
+        help="with --json: one line even on a terminal (piped output is compact anyway)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, summary: str) -> argparse.ArgumentParser:
@@ -111,9 +124,19 @@ def _build_parser() -> _Parser:
     codegen.add_argument(
         "--for",
         dest="form",
-        choices=tuple(_FORMS),
+        choices=_TOOLS,
         metavar="TOOL",
-        help=f"only the form one tool reads: {', '.join(_FORMS)}",
+        help=f"only the form one tool reads: {', '.join(_TOOLS)}",
+    )
+    codegen.add_argument(
+        "--version",
+        dest="tool_version",
+        type=int,
+        metavar="N",
+        help="with --for clang|gcc|llc: the compiler's major version (default: clang/llc 22, the newest gcc known)",
+    )
+    codegen.add_argument(
+        "--opt-level", type=int, metavar="N", help="with --for clang|gcc|llc: add this optimisation level (-ON)"
     )
     schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
     schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
@@ -145,6 +168,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
             from tcfg._registry.registry import default_registry
 
             registry = default_registry()
+        _STYLE["compact"] = bool(getattr(args, "compact", False))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", tcfg.PluginWarning)
             try:
@@ -159,7 +183,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         _error_line(f"error: {exc}")
         return 2
     except TargetError as exc:
-        _error_line(f"error: {exc}")
+        _error_line(f"error: {exc}", caret=True)
         return 2
     except BrokenPipeError:
         # The reader went away (``tcfg tags | head``): it has what it wanted; stop quietly, like other Unix tools.
@@ -177,12 +201,14 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def _error_line(message: str) -> None:
-    """Write the first line of ``message`` to stderr as ``tcfg: <message>``."""
+def _error_line(message: str, *, caret: bool = False) -> None:
+    """Write the first line of ``message`` to stderr as ``tcfg: <message>`` (with ``caret``, its caret lines too)."""
     if sys.stderr is None:  # stderr closed too: nowhere to say it
         return
-    lines = message.strip().splitlines()
-    sys.stderr.write(f"tcfg: {lines[0] if lines else message}\n")
+    lines = message.strip("\n").splitlines()
+    sys.stderr.write(f"tcfg: {lines[0].strip() if lines else message}\n")
+    if caret and len(lines) == 3 and lines[2].strip() and set(lines[2].strip()) == {"^"}:
+        sys.stderr.write(f"{lines[1]}\n{lines[2]}\n")
 
 
 def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
@@ -196,19 +222,25 @@ def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
 # -- output helpers ---------------------------------------------------------------------
 
 
+#: Output style chosen on the command line (``--compact``).
+_STYLE = {"compact": False}
+
+
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """JSON on stdout: indented on a terminal, one compact line when piped or with ``--compact``."""
+    from tcfg._services.textout import json_text
+
+    print(json_text(data, compact=_STYLE["compact"]))
 
 
 def _table(rows: Iterable[Sequence[str]], out: TextIO | None = None, indent: str = "") -> None:
-    """Print ``rows`` as left-aligned columns (the last column is not padded)."""
-    rows = [list(r) for r in rows]
-    if not rows:
-        return
-    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
-    for row in rows:
-        cells = [*(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])), *row[-1:]]
-        print((indent + "  ".join(cells)).rstrip(), file=out or sys.stdout)
+    """Print ``rows`` as left-aligned columns: on a terminal they fit its width (long cells wrap in
+    their column); piped, one line per row, columns padded no wider than a share of that width."""
+    from tcfg._services.textout import is_terminal, table_lines, terminal_width
+
+    stream = out or sys.stdout
+    for line in table_lines(rows, terminal_width(), indent, wrap=is_terminal(stream)):
+        print(line, file=stream)
 
 
 def _text(value: Any) -> str:
@@ -255,8 +287,10 @@ def _describe(target: Target, indent: str = "") -> list[str]:
             lines.append(f"{indent}  {name.ljust(attr_width)}  {_attr_text(target, name, value)}{mark}")
             continue
         lines.append(f"{indent}  {name}{mark}")
-        for inner in nested:
-            lines.append(f"{indent}    {inner}")
+        from tcfg._services.textout import counted
+
+        for inner, times in counted(nested):  # identical devices once, with their number
+            lines.append(f"{indent}    {inner}" + (f"  (x{times})" if times > 1 else ""))
             lines += _describe(inner, indent + "      ")
     present = target.features.items()
     if not present:
@@ -286,7 +320,9 @@ def _attr_text(target: Target, name: str, value: Any) -> str:
 def _show(registry: Registry, args: argparse.Namespace) -> int:
     target = registry.target(args.target)
     if args.json:
-        print(target.to_json())
+        from tcfg._services.describe import describe
+
+        _print_json(describe(target))
         return 0
     print(target)
     for line in _describe(target, "  "):
@@ -308,7 +344,9 @@ def _explain(registry: Registry, args: argparse.Namespace) -> int:
         except KeyError as exc:
             raise TargetError(f"target {str(target)!r}: {exc.args[0]}") from None
     if args.json:
-        _print_json({"target": str(target), "keys": list(target.keys), "features": explained})
+        from tcfg._services.describe import describe
+
+        _print_json({**describe(target), "features": explained})
         return 0
     print(target)
     if not explained:
@@ -473,26 +511,18 @@ def _mapping_lines(data: Mapping[str, Any], indent: str) -> list[str]:
     return lines
 
 
-#: ``codegen --for TOOL``: the codegen method that gives each tool's form (``tvm`` is ``Target.to_tvm``).
-_FORMS = {
-    "tvm": "to_tvm",
-    "mlir": "mlir_attr",
-    "iree": "iree_flags",
-    "triton": "triton_target",
-    "clang": "clang_flags",
-    "llc": "llc_flags",
-    "nvcc": "nvcc_flags",
-}
-
-
 def _codegen(registry: Registry, args: argparse.Namespace) -> int:
     target = registry.target(args.target)
     if args.form is not None:
-        _print_form(target, args.form, args.json)
+        _print_form(target, args, args.json)
         return 0
+    if args.tool_version is not None or args.opt_level is not None:
+        raise _UsageError(f"--version and --opt-level need --for {'|'.join(_COMPILERS)}")
     config = target.codegen().to_dict()
     if args.json:
-        _print_json(config)
+        from tcfg._services.describe import describe
+
+        _print_json({**describe(target), "codegen": config})
         return 0
     print(target)
     for line in _mapping_lines(config, "  "):
@@ -500,17 +530,15 @@ def _codegen(registry: Registry, args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_form(target: Target, tool: str, as_json: bool) -> None:
-    """Print what ``tool`` reads for ``target``: a TVM dict, an MLIR attribute, flags, a Triton target.
+def _print_form(target: Target, args: argparse.Namespace, as_json: bool) -> None:
+    """Print what ``args.form`` reads for ``target``: a TVM dict, an MLIR attribute, flags, a Triton target.
 
     Text: a string as it is, a dict as one line of JSON (what TVM 0.27 reads), a list
     or tuple as shell words. A form the target lacks is a TargetError naming those it has.
     """
-    try:
-        value = _form(target, tool)
-    except TargetError as exc:
-        others = [name for name in _FORMS if name != tool and _has_form(target, name)]
-        raise TargetError(f"{exc}; forms for this target: {', '.join(others) or 'none'}") from None
+    from tcfg._services.forms import form
+
+    value = form(target, args.form, args.tool_version, args.opt_level)
     if as_json:
         _print_json(value)
     elif isinstance(value, str):
@@ -519,23 +547,6 @@ def _print_form(target: Target, tool: str, as_json: bool) -> None:
         print(json.dumps(value, ensure_ascii=False))
     else:
         print(shlex.join(str(item) for item in value))
-
-
-def _form(target: Target, tool: str) -> Any:
-    """``tool``'s form of ``target`` (see :data:`_FORMS`); TargetError if the target has none."""
-    source: Any = target if tool == "tvm" else target.codegen()
-    method = getattr(source, _FORMS[tool], None)
-    if method is None:
-        raise TargetError(f"{target.kind.name} targets have no {tool} flags in tcfg (target {str(target)!r})")
-    return method()
-
-
-def _has_form(target: Target, tool: str) -> bool:
-    try:
-        _form(target, tool)
-    except TargetError:
-        return False
-    return True
 
 
 def _schema(registry: Registry, args: argparse.Namespace) -> int:
