@@ -11,7 +11,8 @@ For a sample of AArch64 and x86 targets (:data:`CASES`) and every installed
   hardware feature name both LLVM versions know.
 - **gcc-N**: gcc-N with tcfg's gcc flags must define exactly the feature macros
   (``__ARM_FEATURE_*``, ``__ARM_NEON``; x86's ``__AVX2__``-style ISA macros) clang-22
-  defines for the reference, over the macros both compilers define for some case.
+  defines for the reference, over the feature macros gcc-N defines at all (with each
+  extension or ISA option it knows, see :func:`gcc_macros`) that clang-22 defines for some case.
 - A refusal (``TargetError``) must name a newer version that can, or say none can, and
   clang-N must indeed not know what it names.
 
@@ -58,8 +59,10 @@ CASES = (
     "llvm -mtriple=x86_64-linux-gnu -mcpu=znver4",
     "llvm -mtriple=x86_64-linux-gnu -mcpu=sapphirerapids",
 )
+#: ``__ARM_FEATURE_CRYPTO`` is ACLE's deprecated umbrella: clang defines it for AES with SHA2, gcc only
+#: for ``+crypto``; ``__ARM_FEATURE_AES`` and ``__ARM_FEATURE_SHA2`` say the same and are compared.
 _FEATURE_MACRO = {
-    "aarch64": re.compile(r"__ARM_FEATURE_\w+|__ARM_NEON"),
+    "aarch64": re.compile(r"__ARM_FEATURE_(?!CRYPTO\b)\w+|__ARM_NEON"),
     "x86_64": re.compile(
         r"__(?:AVX\w*|SSE\w*|SSSE3|FMA4?|F16C|BMI2?|LZCNT|POPCNT|AES|PCLMUL|SHA|VAES|VPCLMULQDQ|GFNI|ADX|"
         r"RDRND|RDSEED|MOVBE|XSAVE\w*|CLFLUSHOPT|CLWB|AMX_\w+|AVXVNNI|SERIALIZE|WAITPKG|MOVDIRI|MOVDIR64B|"
@@ -132,8 +135,9 @@ def _reference(target: tcfg.Target) -> tuple[str, str, str]:
     return triple, cpu, ",".join(items)
 
 
-#: LLVM's AArch64 umbrella feature of old (AES+SHA2 in LLVM 16 and before): a name, not hardware.
-UMBRELLA = frozenset({"crypto"})
+#: AArch64 names whose meaning changed, not hardware of their own (``core/scripts/generate_compilers.py``):
+#: ``crypto`` (AES+SHA2 until LLVM 16), ``sve2-bitperm`` (LLVM 22's ``sve-bitperm`` until LLVM 19).
+UMBRELLA = frozenset({"crypto", "sve2-bitperm"})
 
 
 def _known_to(major: int, family: str) -> frozenset[str]:
@@ -208,6 +212,26 @@ def _macros(argv: Iterable[str]) -> dict[str, str]:
     return dict(re.findall(r"^#define (\S+) ?(.*)$", done.stdout, re.M))
 
 
+@cache
+def gcc_macros(gcc: str, family: str, major: int) -> frozenset[str]:
+    """Every feature macro ``gcc`` defines for some extension (AArch64) or ISA option (x86) it knows."""
+    from tcfg.plugin import compiler_names
+
+    pattern = _FEATURE_MACRO[family]
+    if family == "aarch64":
+        runs = [[f"-march=armv8.2-a+{ext}"] for ext in sorted(compiler_names("gcc", "aarch64", "extensions", major))]
+        runs += [[f"-march={arch}"] for arch in sorted(compiler_names("gcc", "aarch64", "arches", major))]
+    else:
+        runs = [[f"-m{option}"] for option in sorted(compiler_names("gcc", "x86_64", "options", major))]
+    found: set[str] = set()
+    for argv in runs:
+        try:
+            found |= {m for m in _macros([gcc, *argv]) if pattern.fullmatch(m)}
+        except RuntimeError:
+            continue  # an extension this architecture refuses
+    return frozenset(found)
+
+
 def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
     clang22 = llvm.find("clang-22")
     assert clang22
@@ -235,7 +259,7 @@ def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
 
         ref_flags = without_opt_level(cg.clang_flags())
         want = {m for m in _macros([clang22, *ref_flags]) if pattern.fullmatch(m)}
-        seen["gcc"] |= got
+        seen["gcc"] |= gcc_macros(gcc, family, major)
         seen["clang"] |= want
         rows.append((spec, " ".join(flags), got, want))
     both = seen["gcc"] & seen["clang"]

@@ -102,8 +102,10 @@ def clang_extensions() -> list[str]:
     return re.findall(r"^\s{4}([a-z0-9][a-z0-9.-]*)\s", out.stdout, re.M)
 
 
-#: LLVM's AArch64 umbrella feature of old (AES+SHA2): a name, not hardware.
-UMBRELLA = frozenset({"crypto"})
+#: AArch64 names whose meaning changed, not hardware of their own: ``crypto`` (LLVM 16's umbrella
+#: for AES+SHA2) and ``sve2-bitperm`` (the BitPerm unit until LLVM 19; LLVM 22 calls that
+#: ``sve-bitperm`` and makes ``sve2-bitperm`` an umbrella for it and SVE2).
+UMBRELLA = frozenset({"crypto", "sve2-bitperm"})
 _ARM_MACRO = re.compile(r"__ARM_FEATURE_\w+|__ARM_NEON")
 
 
@@ -180,6 +182,30 @@ def drift_for(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[
     return dict(out)
 
 
+def arch_implies(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[int]]]]) -> dict[str, Any]:
+    """AArch64 ``implies``: per architecture flag (``v9a``), what version N's ``+v9a`` brings beyond LLVM 22's.
+
+    ``{flag: {version: ["+f", "-g"]}}``: LLVM 16's ``v9a`` implies SVE2, LLVM 22's does not, so
+    ``-sve2`` there also removes ``v9a``: a target with Armv9-A and without SVE2 has no spelling.
+    """
+    from tcfg_aarch64.facts import aarch64
+
+    triple = TRIPLES["aarch64"]
+    hw = hardware("aarch64")
+    out: dict[str, dict[str, list[str]]] = {}
+    for major in (m for m in majors if m != 22):
+        feats = {f for f, vs in llvm_names["aarch64"]["features"].items() if major in vs and 22 in vs}
+        probe = sorted(hw & feats)
+        flags = sorted(aarch64().arch_flags & feats)
+        olds = subtargets(major, triple, [("generic", f"+{f}") for f in flags], probe)
+        news = subtargets(22, triple, [("generic", f"+{f}") for f in flags], probe)
+        for flag, old, new in zip(flags, olds, news, strict=True):
+            diff = sorted([f"+{f}" for f in old - new] + [f"-{f}" for f in new - old])
+            if diff:
+                out.setdefault(flag, {})[str(major)] = diff
+    return out
+
+
 def macros(argv: list[str]) -> set[str]:
     out = run([*argv, "-dM", "-E", "-x", "c", os.devnull])
     return {m for m in re.findall(r"^#define (\S+)", out.stdout, re.M) if _ARM_MACRO.fullmatch(m)}
@@ -223,6 +249,7 @@ def refresh_drift() -> int:
     """``--drift``: recompute only ``drift`` and ``gcc_cpu_options`` from the names already in the table."""
     data = json.loads(OUT.read_text(encoding="utf-8"))
     data["drift"] = drift_for(data["versions"]["clang"], data["llvm"], data["clang"])
+    data["drift"]["llvm"].setdefault("aarch64", {})["implies"] = arch_implies(data["versions"]["clang"], data["llvm"])
     gcc_parts(data)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"refreshed the drift in {OUT}")
@@ -303,6 +330,7 @@ def main() -> int:
             found = re.search(r"valid arguments are: ([^\n]*)", note)
             add(gcc["aarch64"], "extensions", found.group(1).replace(";", "").split() if found else [], major)
     data["drift"] = drift_for(clang_versions, llvm, clang)
+    data["drift"]["llvm"].setdefault("aarch64", {})["implies"] = arch_implies(clang_versions, llvm)
     data["source"] = {
         "generator": "core/scripts/generate_compilers.py",
         "date": datetime.date.today().isoformat(),

@@ -198,23 +198,25 @@ def undo(items: Iterable[str]) -> list[str]:
 def compensate(compiler: str, version: int, arch: str, flags: Sequence[str]) -> list[str]:
     """``flags`` (clang's ``-Xclang`` form or llc's) with what ``version``'s CPU lacks or adds beyond LLVM 22's undone.
 
-    llc gets the items in ``-mattr``; clang ``-target-feature`` items, after the others.
+    The undoing items come first (llc's ``-mattr``; clang's ``-target-feature`` items right
+    after the CPU), so that the target's own items, relative to LLVM 22's CPU, apply after them.
     """
     flags = list(flags)
     cpu = next((f.partition("=")[2] for f in flags if f.startswith(("-mcpu=", "-march="))), "generic")
     tool = "llvm" if compiler == "llc" else "clang"
-    fix = undo(drift(tool, arch, "cpus", cpu.split("+")[0], version))
+    named = {item.lstrip("+-") for _, what, item in names_in(compiler, flags) if what == "features"}
+    fix = [item for item in undo(drift(tool, arch, "cpus", cpu.split("+")[0], version)) if item[1:] not in named]
     if not fix:
         return flags
     if compiler == "llc":
         at = next((i for i, f in enumerate(flags) if f.startswith("-mattr=")), None)
         if at is None:
             return [*flags, f"-mattr={','.join(fix)}"]
-        flags[at] = f"{flags[at]},{','.join(fix)}"
+        flags[at] = f"-mattr={','.join(fix)},{flags[at].partition('=')[2]}"
         return flags
-    for item in fix:
-        flags += ["-Xclang", "-target-feature", "-Xclang", item]
-    return flags
+    at = next((i + 1 for i, f in enumerate(flags) if f.startswith(("-mcpu=", "-march="))), min(1, len(flags)))
+    pairs = [word for item in fix for word in ("-Xclang", "-target-feature", "-Xclang", item)]
+    return [*flags[:at], *pairs, *flags[at:]]
 
 
 def known_names(tool: str, arch: str, what: str, version: int) -> frozenset[str]:

@@ -59,6 +59,12 @@ class ArmCodegen(LLVMCodegen):
         arch = arch_family(self.triple)
         if res is None or res.family.name != "aarch64":
             return super().spell(compiler, version)
+        if compiler != "gcc" and _unsayable(res, version):
+            first = next(v for v in compiler_versions(compiler) if v > version and not _unsayable(res, v))
+            raise TargetError(
+                f"{compiler} {version} cannot express this AArch64 target exactly: {_unsayable(res, version)}; "
+                f"{compiler} {first} is the first that does"
+            )
         if compiler == "llc":
             return self._llc(res, version)
         tool = "gcc" if compiler == "gcc" else "clang"
@@ -198,6 +204,21 @@ def codegen_for(target: Target) -> LLVMCodegen:
         clang_features=tuple(clang),
         resolved=res,
     )
+
+
+def _unsayable(res: Resolved, version: int) -> str | None:
+    """Why LLVM ``version`` has no spelling of ``res`` at all (None if it may have one).
+
+    Its architecture flags imply more than LLVM 22's (``data/compilers.json``,
+    ``implies``): LLVM 16's ``v9a`` brings SVE2, so Armv9-A without SVE2 cannot be said there
+    (``-sve2`` would take ``v9a`` with it).
+    """
+    for flag in sorted(res.features & res.family.arch_flags):
+        more = [item[1:] for item in compiler_drift("llvm", "aarch64", "implies", flag, version) if item[0] == "+"]
+        lacking = sorted(f for f in more if f not in res.features)
+        if lacking:
+            return f"LLVM {version}'s {flag} implies {', '.join(lacking)}, which the target lacks"
+    return None
 
 
 def _knows(tool: str, arch: str, version: int) -> Callable[[str, str], bool]:

@@ -68,13 +68,27 @@ def test_a_version_without_the_cpu_names_the_one_with_it(make: Make) -> None:
 
 
 def test_an_older_clang_gets_only_names_it_knows(make: Make) -> None:
-    """clang 13 applies ``+ext`` by other rules than clang-22: a target that needs one gets -target-feature items."""
+    """clang 15 applies ``+ext`` by other rules than clang-22: a target that needs one gets -target-feature items."""
     from tcfg.plugin import compiler_knows
 
-    flags = make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 13)
+    flags = make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 15)
     items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
     assert "+dotprod" in items
-    assert all(compiler_knows("llvm", "aarch64", "features", item[1:], 13) for item in items)
+    assert all(compiler_knows("llvm", "aarch64", "features", item[1:], 15) for item in items)
+
+
+def test_a_version_whose_architecture_means_more_is_refused(make: Make) -> None:
+    """LLVM 13's v8.1a implies the PMU (perfmon), LLVM 22's does not: Armv8.2-A without it has no clang-13 spelling."""
+    with pytest.raises(tcfg.TargetError, match=r"LLVM 13's v8.1a implies perfmon.*clang 15 is the first"):
+        make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 13)
+
+
+def test_a_version_whose_cpu_differs_gets_the_difference_undone(make: Make) -> None:
+    """LLVM 14's apple-m1 has v8.5a and BTI (22's is Armv8.4-A): clang 14 is told to leave them off."""
+    flags = make(f"{A64} -mcpu=apple-m1").codegen().flags("clang", 14)
+    assert flags[:2] == ["--target=aarch64-linux-gnu", "-mcpu=apple-m1"]
+    items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
+    assert {"-v8.5a", "-bti"} <= set(items)
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,8 @@ class X86Codegen(LLVMCodegen):
         if compiler == "gcc":
             return require_known("gcc", version, arch, self._gcc(version, arch, cpu))
         drift = compiler_drift("clang", arch, "cpus", cpu, version)
-        items = list(self.features if self.clang_features is None else self.clang_features) + undo_drift(drift)
+        # what this version's CPU has beyond LLVM 22's (or lacks) undone first, then the target's own items
+        items = undo_drift(drift) + list(self.features if self.clang_features is None else self.clang_features)
         flags = [f"--target={self.triple}", f"-march={cpu}"]
         for item in items:
             name = item[1:]
