@@ -13,8 +13,10 @@ For a sample of AArch64 and x86 targets (:data:`CASES`) and every installed
   (``__ARM_FEATURE_*``, ``__ARM_NEON``; x86's ``__AVX2__``-style ISA macros) clang-22
   defines for the reference, over the feature macros gcc-N defines at all (with each
   extension or ISA option it knows, see :func:`gcc_macros`) that clang-22 defines for some case.
-- A refusal (``TargetError``) must name a newer version that can, or say none can, and
-  clang-N must indeed not know what it names.
+- **llc-N**: llc-N compiles a function with tcfg's llc flags without a warning (an
+  unknown CPU or feature is one), and LLVM N's subtarget for its ``-mcpu``/``-mattr``
+  has exactly the hardware features of the reference, as for clang.
+- A refusal (``TargetError``) must name a newer version that can, or say none can.
 
 Each case's outcome is one line in the returned problems list; an empty list is
 agreement. :func:`check` does one compiler version, so tests can sample.
@@ -95,6 +97,8 @@ def installed(compiler: str) -> list[int]:
     for major in compiler_versions(compiler):
         if compiler == "clang" and llvm.find(f"clang-{major}") and llvm.find(f"opt-{major}"):
             found.append(major)
+        if compiler == "llc" and llvm.find(f"llc-{major}") and llvm.find(f"opt-{major}"):
+            found.append(major)
         if compiler == "gcc" and (gcc_tool("x86_64", major) or gcc_tool("aarch64", major)):
             found.append(major)
     return found
@@ -171,6 +175,8 @@ def check(compiler: str, major: int, cases: Sequence[str] = CASES) -> Outcome:
     """Check ``compiler`` ``major`` (installed) over ``cases``."""
     if compiler == "clang":
         return _check_clang(major, cases)
+    if compiler == "llc":
+        return _check_llc(major, cases)
     return _check_gcc(major, cases)
 
 
@@ -201,6 +207,36 @@ def _check_clang(major: int, cases: Sequence[str]) -> Outcome:
                 f"{spec}: clang-{major} {' '.join(flags)} gives LLVM {major} "
                 f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'} "
                 "against LLVM 22's subtarget for the target"
+            )
+    return out
+
+
+def _check_llc(major: int, cases: Sequence[str]) -> Outcome:
+    llc, opt, opt22 = llvm.find(f"llc-{major}"), llvm.find(f"opt-{major}"), llvm.find("opt-22")
+    assert llc and opt and opt22
+    out = Outcome(f"llc-{major}", problems=[])
+    assert out.problems is not None
+    for spec in cases:
+        target = tcfg.Target(spec)
+        family = _family(target)
+        cg = _codegen(target)
+        flags = _flags(out, spec, cg, "llc", major)
+        if flags is None:
+            continue
+        done = llvm.run([llc, *flags, "-o", "/dev/null"], "define void @f() {\n  ret void\n}\n")
+        if done.returncode != 0 or "not a recognized" in done.stderr:
+            out.problems.append(f"{spec}: llc-{major} {' '.join(flags)}: {done.stderr.strip()[-300:]}")
+            continue
+        values = dict(flag[1:].split("=", 1) for flag in flags if flag.startswith(("-mcpu=", "-mattr=")))
+        triple, ref_cpu, ref_fs = _reference(target)
+        probe = sorted(_known_to(major, family) & _known_to(22, family))
+        got = llvm.subtarget_features(opt, triple, [(values.get("mcpu", "generic"), values.get("mattr", ""))], probe)[0]
+        want = llvm.subtarget_features(opt22, triple, [(ref_cpu, ref_fs)], probe)[0]
+        out.checks += len(probe)
+        if got != want:
+            out.problems.append(
+                f"{spec}: llc-{major} {' '.join(flags)} gives LLVM {major} "
+                f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'}"
             )
     return out
 

@@ -1,4 +1,4 @@
-"""``Codegen.flags(compiler, version)`` against every clang (13-22) and gcc (11, 12, x86-64 and AArch64) installed.
+"""``Codegen.flags(compiler, version)`` against every clang and llc (13-22) and gcc (11, 12) installed.
 
 Each installed version is one test (skipped, with the reason, when it or clang-22/opt-22
 is absent; ``.ci/run`` installs them): the flags tcfg gives for it must make it enable
@@ -40,6 +40,16 @@ def test_clang_enables_exactly_the_targets_features(major: int) -> None:
     assert outcome.checks > 500, outcome  # most cases compiled and compared, not refused
     if major == 22:
         assert outcome.refused == 0  # LLVM 22 is what the tables describe: it can say everything
+
+
+@pytest.mark.parametrize("major", CLANGS)
+def test_llc_enables_exactly_the_targets_features(major: int) -> None:
+    _need_reference()
+    if major not in compilers.installed("llc"):
+        pytest.skip(f"llc-{major} with opt-{major} is not installed (Debian llvm-{major})")
+    outcome = compilers.check("llc", major)
+    assert outcome.problems == []
+    assert outcome.checks > 500, outcome
 
 
 @pytest.mark.parametrize("major", GCCS)

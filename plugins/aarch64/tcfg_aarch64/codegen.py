@@ -92,9 +92,10 @@ class ArmCodegen(LLVMCodegen):
             for v in compiler_versions("gcc")
             if v > version and native_spelling(res, _knows("gcc", arch, v), _drift("gcc", arch, v), gcc=True)
         ]
+        start = f"-mcpu={res.cpu.name}" if res.cpu is not None else f"-march={res.arch}"
         raise TargetError(
-            f"gcc {version} cannot express this AArch64 target exactly with -mcpu/-march and its extensions "
-            f"(target {self.triple} -mcpu={self.cpu}, features {','.join(sorted(res.features & res.family.hardware))})"
+            f"gcc {version} cannot express this AArch64 target ({start}, {self.triple}) exactly: neither its "
+            "-mcpu nor any -march with the extensions it knows gives the same features"
             + (f"; gcc {newer[0]} can" if newer else "; use clang or llc, which take LLVM's feature names")
         )
 
