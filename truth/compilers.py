@@ -181,62 +181,53 @@ def check(compiler: str, major: int, cases: Sequence[str] = CASES) -> Outcome:
 
 
 def _check_clang(major: int, cases: Sequence[str]) -> Outcome:
-    clang, opt, opt22 = llvm.find(f"clang-{major}"), llvm.find(f"opt-{major}"), llvm.find("opt-22")
-    assert clang and opt and opt22
-    out = Outcome(f"clang-{major}", problems=[])
-    assert out.problems is not None
-    for spec in cases:
-        target = tcfg.Target(spec)
-        family = _family(target)
-        cg = _codegen(target)
-        flags = _flags(out, spec, cg, "clang", major)
-        if flags is None:
-            continue
-        try:
-            _, cpu, items = llvm.clang_ir_attrs(clang, cg.triple, [f for f in flags if not f.startswith("--target=")])
-        except RuntimeError as exc:
-            out.problems.append(f"{spec}: clang-{major} refuses tcfg's flags {flags}: {str(exc)[-300:]}")
-            continue
-        triple, ref_cpu, ref_fs = _reference(target)
-        probe = sorted(_known_to(major, family) & _known_to(22, family))
-        got = llvm.subtarget_features(opt, triple, [(cpu, ",".join(items))], probe)[0]
-        want = llvm.subtarget_features(opt22, triple, [(ref_cpu, ref_fs)], probe)[0]
-        out.checks += len(probe)
-        if got != want:
-            out.problems.append(
-                f"{spec}: clang-{major} {' '.join(flags)} gives LLVM {major} "
-                f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'} "
-                "against LLVM 22's subtarget for the target"
-            )
-    return out
+    return _check_llvm("clang", major, cases)
 
 
 def _check_llc(major: int, cases: Sequence[str]) -> Outcome:
-    llc, opt, opt22 = llvm.find(f"llc-{major}"), llvm.find(f"opt-{major}"), llvm.find("opt-22")
-    assert llc and opt and opt22
-    out = Outcome(f"llc-{major}", problems=[])
+    return _check_llvm("llc", major, cases)
+
+
+def _config(tool: str, path: str, cg: LLVMCodegen, flags: list[str]) -> tuple[str, str]:
+    """``(target-cpu, target-features)`` the tool at ``path`` builds from ``flags``; RuntimeError if it objects."""
+    if tool == "clang":
+        _, cpu, items = llvm.clang_ir_attrs(path, cg.triple, [f for f in flags if not f.startswith("--target=")])
+        return cpu, ",".join(items)
+    done = llvm.run([path, *flags, "-o", "/dev/null"], "define void @f() {\n  ret void\n}\n")
+    if done.returncode != 0 or "not a recognized" in done.stderr:  # an unknown CPU or feature is only a warning
+        raise RuntimeError(done.stderr.strip()[-300:])
+    values = dict(flag[1:].split("=", 1) for flag in flags if flag.startswith(("-mcpu=", "-mattr=")))
+    return values.get("mcpu", "generic"), values.get("mattr", "")
+
+
+def _check_llvm(tool: str, major: int, cases: Sequence[str]) -> Outcome:
+    """clang-N or llc-N: LLVM N's subtarget for tcfg's flags against LLVM 22's for the reference."""
+    path, opt, opt22 = llvm.find(f"{tool}-{major}"), llvm.find(f"opt-{major}"), llvm.find("opt-22")
+    assert path and opt and opt22
+    out = Outcome(f"{tool}-{major}", problems=[])
     assert out.problems is not None
     for spec in cases:
         target = tcfg.Target(spec)
         family = _family(target)
         cg = _codegen(target)
-        flags = _flags(out, spec, cg, "llc", major)
+        flags = _flags(out, spec, cg, tool, major)
         if flags is None:
             continue
-        done = llvm.run([llc, *flags, "-o", "/dev/null"], "define void @f() {\n  ret void\n}\n")
-        if done.returncode != 0 or "not a recognized" in done.stderr:
-            out.problems.append(f"{spec}: llc-{major} {' '.join(flags)}: {done.stderr.strip()[-300:]}")
+        try:
+            config = _config(tool, path, cg, flags)
+        except RuntimeError as exc:
+            out.problems.append(f"{spec}: {tool}-{major} refuses tcfg's flags {flags}: {str(exc)[-300:]}")
             continue
-        values = dict(flag[1:].split("=", 1) for flag in flags if flag.startswith(("-mcpu=", "-mattr=")))
         triple, ref_cpu, ref_fs = _reference(target)
         probe = sorted(_known_to(major, family) & _known_to(22, family))
-        got = llvm.subtarget_features(opt, triple, [(values.get("mcpu", "generic"), values.get("mattr", ""))], probe)[0]
+        got = llvm.subtarget_features(opt, triple, [config], probe)[0]
         want = llvm.subtarget_features(opt22, triple, [(ref_cpu, ref_fs)], probe)[0]
         out.checks += len(probe)
         if got != want:
             out.problems.append(
-                f"{spec}: llc-{major} {' '.join(flags)} gives LLVM {major} "
-                f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'}"
+                f"{spec}: {tool}-{major} {' '.join(flags)} gives LLVM {major} "
+                f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'} "
+                "against LLVM 22's subtarget for the target"
             )
     return out
 
