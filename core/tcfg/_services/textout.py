@@ -65,8 +65,9 @@ def table_lines(rows: Iterable[Sequence[str]], width: int, indent: str = "", *, 
     longest = [max(len(row[i]) for row in table) for i in range(columns)]
     widths = [min(longest[i], cap) for i in range(columns - 1)]
     left = room - sum(widths)
-    # Columns that did not need the cap give their room to the others, widest first.
-    for i in sorted(range(columns - 1), key=lambda i: -longest[i]):
+    # The room the capped columns left goes to the others, narrowest first: a name column gets
+    # its whole width before a column of long type descriptions takes the rest.
+    for i in sorted(range(columns - 1), key=lambda i: longest[i]):
         extra = min(longest[i] - widths[i], max(0, left - 20))
         widths[i] += extra
         left -= extra
