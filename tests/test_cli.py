@@ -110,7 +110,10 @@ def assert_bad_input(result: tuple[int, str, str], *needles: str) -> None:
     status, out, err = result
     assert status == 2
     assert out == ""
-    assert err.startswith("tcfg: error: ") and err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("tcfg: error: ") and err.endswith("\n"), err
+    # one line, or three: the message, then the input and the caret line under the offending part
+    lines = err.splitlines()
+    assert len(lines) == 1 or (len(lines) == 3 and set(lines[2].strip()) == {"^"}), err
     assert "Traceback" not in err
     for needle in needles:
         assert needle in err
@@ -178,18 +181,18 @@ def test_show_marks_defaults(capsys: Capture, toy: tcfg.Registry) -> None:
     assert "    cores  2" in out.splitlines()
 
 
-def test_show_json_is_the_canonical_export(capsys: Capture, core: tcfg.Registry) -> None:
+def test_show_json_holds_the_canonical_export(capsys: Capture, core: tcfg.Registry) -> None:
     nested = "c -mcpu=cortex-m4 -host='llvm -mtriple=aarch64-linux-gnu'"
     data = run_json(capsys, core, "show", nested)
     target = tcfg.Target(nested, registry=core)
-    assert data == target.export()
-    assert tcfg.Target(data, registry=core) == target
+    assert data["config"] == target.export()
+    assert tcfg.Target(data["config"], registry=core) == target
 
 
 def test_show_accepts_json_text_and_json_flag_before_command(capsys: Capture, core: tcfg.Registry) -> None:
     status, out, _ = run(capsys, core, "--json", "show", '{"kind": "c", "mcpu": "cortex-m7"}')
     assert status == 0
-    assert json.loads(out) == {"kind": "c", "mcpu": "cortex-m7"}
+    assert json.loads(out)["config"] == {"kind": "c", "mcpu": "cortex-m7"}
 
 
 # -- bad input ---------------------------------------------------------------------------------
@@ -252,7 +255,7 @@ def test_help_and_version_exit_0(capsys: Capture, core: tcfg.Registry) -> None:
     assert (status, out) == (0, f"tcfg-core {tcfg.__version__}\n")
     status, out, _ = run(capsys, core, "show", "--help")
     assert status == 0
-    assert out.startswith("usage: tcfg show [-h] [--json] TARGET")
+    assert out.startswith("usage: tcfg show [-h] [--json] [--compact] TARGET")
 
 
 # -- explain ------------------------------------------------------------------------------------
@@ -280,10 +283,12 @@ def test_explain_says_when_there_are_no_features(capsys: Capture, core: tcfg.Reg
 
 def test_explain_json(capsys: Capture, toy: tcfg.Registry) -> None:
     data = run_json(capsys, toy, "explain", "toy/board-1.0", "wide")
-    assert data == {
+    assert {key: data[key] for key in ("target", "keys", "features", "kind", "tag")} == {
         "target": "toy -cores=4 -tag=toy/board-1.0",
         "keys": ["toy_wide", "toy"],
         "features": {"wide": {"value": True, "explanation": "wide = True: -cores=4 implies it"}},
+        "kind": "toy",
+        "tag": "toy/board-1.0",
     }
     assert run_json(capsys, toy, "explain", "toy")["features"] == {"lanes": {"value": 4, "explanation": "lanes = 4"}}
 
@@ -477,7 +482,7 @@ def test_codegen(capsys: Capture, core: tcfg.Registry) -> None:
 
 
 def test_codegen_json(capsys: Capture, core: tcfg.Registry) -> None:
-    data = run_json(capsys, core, "codegen", AARCH64)
+    data = run_json(capsys, core, "codegen", AARCH64)["codegen"]
     assert data == tcfg.Target(AARCH64, registry=core).codegen().to_dict()
     assert (data["triple"], data["cpu"], data["features"]) == ("aarch64-linux-gnu", "cortex-a72", "+neon")
 
@@ -539,7 +544,7 @@ def tcfg_process(*argv: str) -> subprocess.CompletedProcess[str]:
 def test_process_show_json_round_trips() -> None:
     done = tcfg_process("show", "--json", AARCH64)
     assert (done.returncode, done.stderr) == (0, "")
-    assert tcfg.Target(json.loads(done.stdout), registry=tcfg.Registry(autoload=False)) == tcfg.Target(
+    assert tcfg.Target(json.loads(done.stdout)["config"], registry=tcfg.Registry(autoload=False)) == tcfg.Target(
         AARCH64, registry=tcfg.Registry(autoload=False)
     )
 
@@ -551,7 +556,8 @@ def test_process_bad_target_is_one_line_and_status_2() -> None:
     assert done.stderr.startswith(
         "tcfg: error: target 'llvm -mcpu=cortex-a72 -bogus=1': kind 'llvm' has no attribute 'bogus'; "
     )
-    assert done.stderr.count("\n") == 1
+    _, quoted, caret = done.stderr.splitlines()  # the message, then the input and a caret line under -bogus=1
+    assert quoted.strip() == "llvm -mcpu=cortex-a72 -bogus=1" and caret.strip() == "^" * len("-bogus=1")
 
 
 def test_process_no_arguments_and_version() -> None:

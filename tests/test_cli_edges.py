@@ -66,11 +66,16 @@ def test_output_the_encoding_cannot_show_is_escaped() -> None:
     assert "-model=caf\\xe9" in out.splitlines()[0]
 
 
-def test_an_error_the_encoding_cannot_show_is_escaped_on_one_line() -> None:
-    """(A guard, not one of the issue's cases: Python's stderr escapes by default, so this passed at 29e6cae.)"""
+def test_an_error_the_encoding_cannot_show_is_escaped() -> None:
+    """(A guard, not one of the issue's cases: Python's stderr escapes by default, so this passed at 29e6cae.)
+
+    The message, then the input and the caret line under its offending part (issue 29).
+    """
     status, out, err = run("show", "llvm -modél=x", PYTHONIOENCODING="ascii")
     assert (status, out) == (2, "")
-    assert len(err.splitlines()) == 1 and err.startswith("tcfg: error: ") and "mod\\xe9l" in err
+    message, given, carets = err.splitlines()
+    assert message.startswith("tcfg: error: ") and "mod\\xe9l" in message
+    assert given == "  llvm -mod\\xe9l=x" and set(carets.strip()) == {"^"}
 
 
 def test_too_many_arguments_are_refused_before_parsing() -> None:

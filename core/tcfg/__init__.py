@@ -90,6 +90,11 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    """The public API only (what ``tcfg.<TAB>`` completes): ``__all__``, the version and the public modules."""
+    return sorted([*__all__, "__version__", "cli", "hookspecs", "plugin", "testing"])
+
+
 def _wire() -> Registry:
     """The process-wide registry, on the first call: imports the registry and wires it in directly.
 

@@ -2,9 +2,12 @@
 
 ``main(argv, registry=None)`` runs one command and returns the exit status: 0 on
 success, 2 for bad input (an unknown command or option, or any
-:class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback),
-1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
-JSON on stdout instead of text. ``registry`` replaces the process-wide
+:class:`tcfg.TargetError`; one line ``tcfg: error: ...`` on stderr, no traceback,
+followed by the input and a caret line under the offending part when the error has
+them), 1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
+JSON on stdout instead of text (a target's complete description for ``show``,
+``explain`` and ``codegen``), indented on a terminal and compact when piped or with
+``--compact``. ``registry`` replaces the process-wide
 :func:`tcfg._registry.registry.default_registry` (for embedding and tests).
 
 Only :mod:`argparse` and the cheap ``tcfg`` package are imported at module level,
@@ -43,6 +46,11 @@ A target is one argument: quote it when it has options. The TCFG_LOAD_PLUGINS,
 TCFG_DISABLED_PLUGINS, TCFG_DISABLE_PLUGIN_AUTOLOAD and TCFG_STRICT_PLUGINS
 environment variables choose the plugins, as for the Python API.
 """
+
+#: ``codegen --for TOOL``: the tools (``tcfg._services.forms.FORMS``, named here so that ``--help`` imports nothing).
+_TOOLS = ("tvm", "mlir", "iree", "triton", "clang", "gcc", "llc", "nvcc")
+#: The tools that take ``--version`` and ``--opt-level``.
+_COMPILERS = ("clang", "gcc", "llc")
 
 #: Commands whose first positional argument is a target (for the quoting hint).
 _TARGET_COMMANDS = frozenset({"show", "explain", "codegen"})
@@ -87,6 +95,11 @@ def _build_parser() -> _Parser:
     # Each subcommand also takes --json; SUPPRESS keeps a top-level --json from being reset.
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text")
+    common.add_argument(
+        "--compact",
+        action="store_true",
+        help="with --json: one line even on a terminal (piped output is compact anyway)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, summary: str) -> argparse.ArgumentParser:
@@ -115,9 +128,19 @@ def _build_parser() -> _Parser:
     codegen.add_argument(
         "--for",
         dest="form",
-        choices=tuple(_FORMS),
+        choices=_TOOLS,
         metavar="TOOL",
-        help=f"only the form one tool reads: {', '.join(_FORMS)}",
+        help=f"only the form one tool reads: {', '.join(_TOOLS)}",
+    )
+    codegen.add_argument(
+        "--version",
+        dest="tool_version",
+        type=int,
+        metavar="N",
+        help="with --for clang|gcc|llc: the compiler's major version (default: clang/llc 22, the newest gcc known)",
+    )
+    codegen.add_argument(
+        "--opt-level", type=int, metavar="N", help="with --for clang|gcc|llc: add this optimisation level (-ON)"
     )
     schema = command("schema", "print a kind's attributes (--json: its JSON Schema)")
     schema.add_argument("kind", metavar="KIND", help="a kind name, e.g. llvm")
@@ -161,6 +184,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
             from tcfg._registry.registry import default_registry
 
             registry = default_registry()
+        _STYLE["compact"] = bool(getattr(args, "compact", False))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", tcfg.PluginWarning)
             try:
@@ -175,7 +199,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
         _error_line(f"error: {exc}")
         return 2
     except TargetError as exc:
-        _error_line(f"error: {exc}")
+        _error_line(f"error: {exc}", caret=True)
         return 2
     except BrokenPipeError:
         # The reader went away (``tcfg tags | head``): it has what it wanted; stop quietly, like other Unix tools.
@@ -201,30 +225,25 @@ def _unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
 # -- output helpers ---------------------------------------------------------------------
 
 
+#: Output style chosen on the command line (``--compact``).
+_STYLE = {"compact": False}
+
+
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """JSON on stdout: indented on a terminal, one compact line when piped or with ``--compact``."""
+    from tcfg._services.textout import json_text
+
+    print(json_text(data, compact=_STYLE["compact"]))
 
 
 def _table(rows: Iterable[Sequence[str]], out: TextIO | None = None, indent: str = "") -> None:
-    """Print ``rows`` as left-aligned columns (the last column is not padded)."""
-    rows = [list(r) for r in rows]
-    if not rows:
-        return
-    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
-    for row in rows:
-        cells = [*(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])), *row[-1:]]
-        print((indent + "  ".join(cells)).rstrip(), file=out or sys.stdout)
+    """Print ``rows`` as left-aligned columns: on a terminal they fit its width (long cells wrap in
+    their column); piped, one line per row, columns padded no wider than a share of that width."""
+    from tcfg._services.textout import is_terminal, table_lines, terminal_width
 
-
-def _text(value: Any) -> str:
-    """A value as a person reads it: booleans as true/false, lists comma-separated."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_text(v) for v in value)
-    return str(value)
+    stream = out or sys.stdout
+    for line in table_lines(rows, terminal_width(), indent, wrap=is_terminal(stream)):
+        print(line, file=stream)
 
 
 # -- show ---------------------------------------------------------------------------------
@@ -232,6 +251,8 @@ def _text(value: Any) -> str:
 
 def _describe(target: Target, indent: str = "") -> list[str]:
     """Lines describing ``target``; nested targets (host, devices) are described the same way, indented."""
+    from tcfg._services.textout import counted, value_text
+
     rows: list[tuple[str, str]] = [
         ("kind", target.kind.name),
         ("device type", target.kind.device_type),
@@ -260,8 +281,8 @@ def _describe(target: Target, indent: str = "") -> list[str]:
             lines.append(f"{indent}  {name.ljust(attr_width)}  {_attr_text(target, name, value)}{mark}")
             continue
         lines.append(f"{indent}  {name}{mark}")
-        for inner in nested:
-            lines.append(f"{indent}    {inner}")
+        for inner, times in counted(nested):  # identical devices once, with their number
+            lines.append(f"{indent}    {inner}" + (f"  (x{times})" if times > 1 else ""))
             lines += _describe(inner, indent + "      ")
     present = target.features.items()
     if not present:
@@ -269,7 +290,7 @@ def _describe(target: Target, indent: str = "") -> list[str]:
     else:
         lines.append(f"{indent}features")
         feat_width = max(len(n) for n, _ in present)
-        lines += [f"{indent}  {n.ljust(feat_width)}  {_text(v)}" for n, v in present]
+        lines += [f"{indent}  {n.ljust(feat_width)}  {value_text(v)}" for n, v in present]
     return lines
 
 
@@ -291,7 +312,9 @@ def _attr_text(target: Target, name: str, value: Any) -> str:
 def _show(registry: Registry, args: argparse.Namespace) -> int:
     target = registry.target(args.target)
     if args.json:
-        print(target.to_json())
+        from tcfg._services.describe import describe
+
+        _print_json(describe(target))
         return 0
     print(target)
     for line in _describe(target, "  "):
@@ -313,7 +336,9 @@ def _explain(registry: Registry, args: argparse.Namespace) -> int:
         except KeyError as exc:
             raise TargetError(f"target {str(target)!r}: {exc.args[0]}") from None
     if args.json:
-        _print_json({"target": str(target), "keys": list(target.keys), "features": explained})
+        from tcfg._services.describe import describe
+
+        _print_json({**describe(target), "features": explained})
         return 0
     print(target)
     if not explained:
@@ -452,70 +477,36 @@ def _check_plugins(registry: Registry, args: argparse.Namespace) -> int:
 # -- codegen, schema, detect ----------------------------------------------------------------
 
 
-def _value_lines(value: Any, indent: str) -> list[str]:
-    """How a codegen field's value prints after its label (the first line) and below it."""
-    if isinstance(value, Mapping):
-        return ["", *_mapping_lines(value, indent + "  ")]
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return ["(none)"]
-        words = [str(v) for v in value]
-        if all(word and not any(c.isspace() for c in word) for word in words):
-            return [shlex.join(words)]
-        return [words[0]] + [f"{indent}  {w}" for w in words[1:]]
-    if value is None:
-        return ["-"]
-    return [_text(value) or "(none)"]
-
-
-def _mapping_lines(data: Mapping[str, Any], indent: str) -> list[str]:
-    width = max((len(str(k)) for k in data), default=0)
-    lines: list[str] = []
-    for key, value in data.items():
-        first, *rest = _value_lines(value, indent + " " * (width + 2))
-        lines.append(f"{indent}{str(key).ljust(width)}  {first}".rstrip())
-        lines += rest
-    return lines
-
-
-#: ``codegen --for TOOL``: the codegen method that gives each tool's form (``tvm`` is ``Target.to_tvm``).
-_FORMS = {
-    "tvm": "to_tvm",
-    "mlir": "mlir_attr",
-    "iree": "iree_flags",
-    "triton": "triton_target",
-    "clang": "clang_flags",
-    "llc": "llc_flags",
-    "nvcc": "nvcc_flags",
-}
-
-
 def _codegen(registry: Registry, args: argparse.Namespace) -> int:
     target = registry.target(args.target)
     if args.form is not None:
-        _print_form(target, args.form, args.json)
+        _print_form(target, args, args.json)
         return 0
+    if args.tool_version is not None or args.opt_level is not None:
+        raise _UsageError(f"--version and --opt-level need --for {'|'.join(_COMPILERS)}")
     config = target.codegen().to_dict()
     if args.json:
-        _print_json(config)
+        from tcfg._services.describe import describe
+
+        _print_json({**describe(target), "codegen": config})
         return 0
+    from tcfg._services.textout import mapping_lines
+
     print(target)
-    for line in _mapping_lines(config, "  "):
+    for line in mapping_lines(config, "  "):
         print(line)
     return 0
 
 
-def _print_form(target: Target, tool: str, as_json: bool) -> None:
-    """Print what ``tool`` reads for ``target``: a TVM dict, an MLIR attribute, flags, a Triton target.
+def _print_form(target: Target, args: argparse.Namespace, as_json: bool) -> None:
+    """Print what ``args.form`` reads for ``target``: a TVM dict, an MLIR attribute, flags, a Triton target.
 
     Text: a string as it is, a dict as one line of JSON (what TVM 0.27 reads), a list
     or tuple as shell words. A form the target lacks is a TargetError naming those it has.
     """
-    try:
-        value = _form(target, tool)
-    except TargetError as exc:
-        others = [name for name in _FORMS if name != tool and _has_form(target, name)]
-        raise TargetError(f"{exc}; forms for this target: {', '.join(others) or 'none'}") from None
+    from tcfg._services.forms import form
+
+    value = form(target, args.form, args.tool_version, args.opt_level)
     if as_json:
         _print_json(value)
     elif isinstance(value, str):
@@ -524,23 +515,6 @@ def _print_form(target: Target, tool: str, as_json: bool) -> None:
         print(json.dumps(value, ensure_ascii=False))
     else:
         print(shlex.join(str(item) for item in value))
-
-
-def _form(target: Target, tool: str) -> Any:
-    """``tool``'s form of ``target`` (see :data:`_FORMS`); TargetError if the target has none."""
-    source: Any = target if tool == "tvm" else target.codegen()
-    method = getattr(source, _FORMS[tool], None)
-    if method is None:
-        raise TargetError(f"{target.kind.name} targets have no {tool} flags in tcfg (target {str(target)!r})")
-    return method()
-
-
-def _has_form(target: Target, tool: str) -> bool:
-    try:
-        _form(target, tool)
-    except TargetError:
-        return False
-    return True
 
 
 def _schema(registry: Registry, args: argparse.Namespace) -> int:

@@ -37,6 +37,12 @@ from tcfg.hookspecs import TagRegistrar, TagSpec
 
 if TYPE_CHECKING:
     from tcfg._model.codegen import Codegen, LLVMCodegen
+    from tcfg._model.compilers import compensate, first_knowing, gcc_cpu_options, require_known, without_opt_level
+    from tcfg._model.compilers import drift as compiler_drift
+    from tcfg._model.compilers import known_names as compiler_names
+    from tcfg._model.compilers import knows as compiler_knows
+    from tcfg._model.compilers import undo as undo_drift
+    from tcfg._model.compilers import versions as compiler_versions
 
 #: Marks a plugin's hook implementation: ``@hookimpl def tcfg_register_kinds(register): ...``
 #: (pluggy's marker for the project ``tcfg``; ``tryfirst``, ``trylast``, ``specname`` as in pluggy).
@@ -76,20 +82,47 @@ __all__ = [
     "TargetValue",
     "arch_family",
     "closest",
+    "compensate",
+    "compiler_drift",
+    "compiler_knows",
+    "compiler_names",
+    "compiler_versions",
     "describe_choices",
     "feature_name",
+    "first_knowing",
+    "gcc_cpu_options",
     "hookimpl",
     "host_triple",
     "package_json",
+    "require_known",
+    "undo_drift",
+    "without_opt_level",
 ]
+
+#: Names imported on first use, and the ``tcfg._model`` module and name each is.
+_LAZY = {
+    "Codegen": ("codegen", "Codegen"),
+    "LLVMCodegen": ("codegen", "LLVMCodegen"),
+    "compensate": ("compilers", "compensate"),
+    "compiler_drift": ("compilers", "drift"),
+    "compiler_knows": ("compilers", "knows"),
+    "compiler_names": ("compilers", "known_names"),
+    "compiler_versions": ("compilers", "versions"),
+    "first_knowing": ("compilers", "first_knowing"),
+    "gcc_cpu_options": ("compilers", "gcc_cpu_options"),
+    "undo_drift": ("compilers", "undo"),
+    "require_known": ("compilers", "require_known"),
+    "without_opt_level": ("compilers", "without_opt_level"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    """``Codegen`` and ``LLVMCodegen``, imported on first use (codegen is not on the start-up path)."""
-    if name in ("Codegen", "LLVMCodegen"):
-        from tcfg._model import codegen
+    """``Codegen``, ``LLVMCodegen`` and the compiler-version helpers, imported on first use (not at start-up)."""
+    if name in _LAZY:
+        import importlib
 
-        value = getattr(codegen, name)
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(f"tcfg._model.{module}"), attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'tcfg.plugin' has no attribute {name!r}")

@@ -60,14 +60,21 @@ def escape_unencodable() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def error_line(message: str) -> None:
-    """Write the first line of ``message`` to stderr as ``tcfg: <message>``; nothing if stderr cannot take it."""
+def error_line(message: str, *, caret: bool = False) -> None:
+    """Write the first line of ``message`` to stderr as ``tcfg: <message>``; nothing if stderr cannot take it.
+
+    With ``caret``, a message of three lines whose last is a caret line (the input and the
+    carets under its offending part) is written whole.
+    """
     stderr = sys.stderr
     if stderr is None:  # stderr closed: nowhere to say it
         return
-    lines = message.strip().splitlines()
+    lines = message.strip("\n").splitlines()
+    text = f"tcfg: {lines[0].strip() if lines else message}\n"
+    if caret and len(lines) == 3 and set(lines[2].strip()) == {"^"}:
+        text += f"{lines[1]}\n{lines[2]}\n"
     try:
-        stderr.write(f"tcfg: {lines[0] if lines else message}\n")
+        stderr.write(text)
         stderr.flush()
     except (OSError, ValueError):  # full, gone, or closed: the exit status still says it
         _silence(stderr)

@@ -10,6 +10,7 @@ from typing import Any
 
 from tcfg._base.errors import TargetError
 from tcfg._base.files import package_json
+from tcfg._model.compilers import check_request, compensate, require_known, without_opt_level
 from tcfg._model.cpu import arch_family
 
 __all__ = ["Codegen", "LLVMCodegen"]
@@ -27,6 +28,36 @@ class Codegen(ABC):
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-compatible data (it includes the ``kind``)."""
+
+    def flags(self, compiler: str, version: int | str | None = None, *, opt_level: int | None = None) -> list[str]:
+        """The flags that make ``compiler`` (``clang``, ``gcc``, ``llc``) of major ``version`` compile for this target.
+
+        ``version`` defaults to LLVM 22 for clang and llc (the LLVM tcfg's tables come
+        from) and to the newest gcc tcfg knows. Flags use the compiler's own driver
+        spellings wherever they say exactly what the target is; no optimisation level
+        unless ``opt_level`` is given (``-O2``; llc's ``-O=2``). A compiler or version that
+        cannot express the target exactly is a :class:`tcfg.TargetError` that says which
+        version can.
+        """
+        compiler, major = check_request(compiler, version)
+        spelled = self.spell(compiler, major)
+        if opt_level is not None:
+            spelled.append(f"-O={opt_level}" if compiler == "llc" else f"-O{opt_level}")
+        return spelled
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()`` for a checked request, without an optimisation level; kinds refine it.
+
+        This default offers what a configuration's ``clang_flags()``/``llc_flags()`` give
+        (for LLVM 22, the version they are written for), and nothing for gcc.
+        """
+        method = getattr(self, f"{compiler}_flags", None)
+        kind = self.to_dict().get("kind", type(self).__name__)
+        if method is None or compiler == "gcc":
+            raise self._no_form(f"{compiler} flags")
+        if version != 22:
+            raise TargetError(f"tcfg spells {kind} targets for {compiler} 22 only, not {compiler} {version}")
+        return without_opt_level(method())
 
     def mlir_attr(self) -> str:
         """The MLIR target attribute (``#nvvm.target<...>``, ``#rocdl.target<...>``, ...)."""
@@ -90,6 +121,23 @@ class LLVMCodegen(Codegen):
             flags.append(f"-float-abi={'soft' if self.float_abi == 'softfp' else self.float_abi}")
         flags.append(f"-O={self.opt_level}")
         return flags + list(self.extra_llc)
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()`` for a checked request, without an optimisation level (plugins refine it).
+
+        This default gives clang and llc :meth:`clang_flags` and :meth:`llc_flags`, when
+        that version knows every CPU and feature they name, with the features where its
+        CPU differs from LLVM 22's set back (``data/compilers.json``'s ``drift``); it has
+        no gcc spelling.
+        """
+        arch = arch_family(self.triple)
+        if compiler == "gcc":
+            raise TargetError(
+                f"no gcc spelling for this {arch} target ({self.triple}): gcc flags come from the CPU plugins "
+                "that know gcc's names (tcfg-plugin-aarch64 for AArch64, tcfg-plugin-x86); use clang or llc"
+            )
+        flags = without_opt_level(self.llc_flags() if compiler == "llc" else self.clang_flags())
+        return require_known(compiler, version, arch, compensate(compiler, version, arch, flags))
 
     def mlir_attr(self) -> str:
         """MLIR's LLVM target attribute: ``#llvm.target<triple = ..., chip = ..., features = ...>`` (MLIR 22).

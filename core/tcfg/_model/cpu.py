@@ -149,6 +149,9 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
                 + (", ".join(p.name for p in parsers) or "none")
             )
         if arch is not None and triple is not None:
+            from tcfg._model.triples import check_triple_arch  # read only for architectures no plugin claims
+
+            check_triple_arch(triple)
             request.registry.unclaimed_arch(arch, triple)
         return Derived(attrs=attrs)
     sub_request = DeriveRequest(request.kind, attrs, request.registry)

@@ -9,10 +9,22 @@ feature set exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
-from tcfg.plugin import LLVMCodegen, Target, arch_family
+from tcfg.plugin import (
+    LLVMCodegen,
+    Target,
+    TargetError,
+    arch_family,
+    compensate,
+    compiler_drift,
+    compiler_knows,
+    compiler_versions,
+    require_known,
+    without_opt_level,
+)
+from tcfg_aarch64.driver import native_spelling
 from tcfg_aarch64.parser import resolve_target
 from tcfg_aarch64.resolve import Resolved, minimal
 
@@ -30,9 +42,79 @@ class ArmCodegen(LLVMCodegen):
     """
 
     clang_features: Sequence[str] = ()
+    resolved: Resolved | None = field(default=None, compare=False, repr=False)
 
     def clang_flags(self) -> list[str]:
         return LLVMCodegen.clang_flags(replace(self, features=tuple(self.clang_features)))
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()``: AArch64 in the driver's own ``-mcpu=X+ext``/``-march=A+ext`` where that is exact.
+
+        clang falls back to ``-Xclang -target-feature`` items (:meth:`clang_flags`) and
+        llc, for a version without the CPU, to ``-mcpu=generic`` with every feature
+        spelled out; gcc (the ``aarch64-linux-gnu-gcc`` cross compiler: no ``--target``)
+        has no other way, so no exact spelling is an error naming the gcc that has one.
+        """
+        res = self.resolved
+        arch = arch_family(self.triple)
+        if res is None or res.family.name != "aarch64":
+            return super().spell(compiler, version)
+        if compiler != "gcc" and _unsayable(res, version):
+            first = next(v for v in compiler_versions(compiler) if v > version and not _unsayable(res, v))
+            raise TargetError(
+                f"{compiler} {version} cannot express this AArch64 target exactly: {_unsayable(res, version)}; "
+                f"{compiler} {first} is the first that does"
+            )
+        if compiler == "llc":
+            return self._llc(res, version)
+        tool = "gcc" if compiler == "gcc" else "clang"
+
+        # clang before 22 applies +ext/+noext by other rules (LLVM 16's +noaes keeps SHA2): bare names only
+        found = native_spelling(
+            res,
+            _knows(tool, arch, version),
+            _drift(tool, arch, version),
+            modifiers=tool == "gcc" or version >= 22,
+            gcc=tool == "gcc",
+        )
+        target = [] if compiler == "gcc" else [f"--target={self.triple}"]
+        if found is not None:
+            flags = [*target, f"{found[0]}={found[1]}"]
+            cpu = res.cpu.name if res.cpu is not None else None
+            if compiler == "gcc" and found[0] == "-march" and cpu and compiler_knows("gcc", arch, "cpus", cpu, version):
+                flags.append(f"-mtune={cpu}")  # gcc's -mcpu=CPU means other features: keep its tuning at least
+            return flags
+        if compiler == "clang":
+            flags = compensate("clang", version, arch, without_opt_level(self.clang_flags()))
+            return require_known("clang", version, arch, flags)
+        newer = [
+            v
+            for v in compiler_versions("gcc")
+            if v > version and native_spelling(res, _knows("gcc", arch, v), _drift("gcc", arch, v), gcc=True)
+        ]
+        start = f"-mcpu={res.cpu.name}" if res.cpu is not None else f"-march={res.arch}"
+        raise TargetError(
+            f"gcc {version} cannot express this AArch64 target ({start}, {self.triple}) exactly: neither its "
+            "-mcpu nor any -march with the extensions it knows gives the same features"
+            + (f"; gcc {newer[0]} can" if newer else "; use clang or llc, which take LLVM's feature names")
+        )
+
+    def _llc(self, res: Resolved, version: int) -> list[str]:
+        try:
+            flags = compensate("llc", version, "aarch64", without_opt_level(self.llc_flags()))
+            return require_known("llc", version, "aarch64", flags)
+        except TargetError as exc:
+            generic = res.family.generic
+            if generic is None:
+                raise
+            hw = res.family.hardware
+            wanted = res.features & hw
+            items = minimal(res.family, wanted - generic.llc_features, (generic.llc_features & hw) - wanted)
+            spelled = [f"-mtriple={self.triple}", "-mcpu=generic", f"-mattr={','.join(items)}"]
+            try:
+                return require_known("llc", version, "aarch64", spelled)
+            except TargetError:
+                raise exc from None
 
 
 def is_ours(target: Target) -> bool:
@@ -121,4 +203,39 @@ def codegen_for(target: Target) -> LLVMCodegen:
         clang_cpu_flag="-mcpu",
         notes=tuple(notes),
         clang_features=tuple(clang),
+        resolved=res,
     )
+
+
+def _unsayable(res: Resolved, version: int) -> str | None:
+    """Why LLVM ``version`` has no spelling of ``res`` at all (None if it may have one).
+
+    Its architecture flags imply more than LLVM 22's (``data/compilers.json``,
+    ``implies``): LLVM 16's ``v9a`` brings SVE2, so Armv9-A without SVE2 cannot be said there
+    (``-sve2`` would take ``v9a`` with it).
+    """
+    for flag in sorted(res.features & res.family.arch_flags):
+        more = [item[1:] for item in compiler_drift("llvm", "aarch64", "implies", flag, version) if item[0] == "+"]
+        lacking = sorted(f for f in more if f not in res.features)
+        if lacking:
+            return f"LLVM {version}'s {flag} implies {', '.join(lacking)}, which the target lacks"
+    return None
+
+
+def _knows(tool: str, arch: str, version: int) -> Callable[[str, str], bool]:
+    def knows(what: str, name: str) -> bool:
+        return compiler_knows(tool, arch, what, name, version)
+
+    return knows
+
+
+def _drift(tool: str, arch: str, version: int) -> Callable[[str, str], tuple[str, ...] | None]:
+    """clang: a start's drift; gcc: none, or None (unusable) where its macros differ from clang-22's."""
+
+    def drift(what: str, name: str) -> tuple[str, ...] | None:
+        moved = compiler_drift(tool, arch, what, name, version)
+        if tool == "gcc":
+            return None if moved else ()
+        return moved
+
+    return drift

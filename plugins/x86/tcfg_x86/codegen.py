@@ -5,7 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tcfg.plugin import LLVMCodegen, host_triple
+from tcfg.plugin import (
+    LLVMCodegen,
+    TargetError,
+    arch_family,
+    compiler_drift,
+    compiler_knows,
+    compiler_names,
+    compiler_versions,
+    gcc_cpu_options,
+    host_triple,
+    require_known,
+    undo_drift,
+)
 from tcfg_x86.facts import tables
 from tcfg_x86.resolve import resolve
 
@@ -32,11 +44,67 @@ class X86Codegen(LLVMCodegen):
     vector_width_source: str = ""
     clang_cpu: str | None = None
     clang_features: tuple[str, ...] | None = None
+    isa: frozenset[str] = frozenset()
 
     def clang_flags(self) -> list[str]:
         """The core's clang flags, with ``clang_cpu`` and ``clang_features`` (when set) for ``cpu`` and ``features``."""
         features = self.features if self.clang_features is None else self.clang_features
         return LLVMCodegen.clang_flags(replace(self, cpu=self.clang_cpu or self.cpu, features=features))
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()``: x86 features as the drivers' own ``-mFEATURE``/``-mno-FEATURE`` options.
+
+        clang gets ``-march=CPU`` and, per feature item of :meth:`clang_flags` (with what
+        that version's CPU has beyond LLVM 22's, or lacks, undone), the driver option where
+        it has one, ``-Xclang -target-feature`` otherwise (tuning toggles). gcc gets
+        ``-march=CPU`` and an option for every ISA feature where gcc's own CPU
+        (``gcc -Q --help=target``, in ``data/compilers.json``) differs from the target.
+        """
+        if compiler == "llc":
+            return super().spell(compiler, version)
+        arch = arch_family(self.triple)
+        cpu = self.clang_cpu or self.cpu
+        if compiler == "gcc":
+            return require_known("gcc", version, arch, self._gcc(version, arch, cpu))
+        drift = compiler_drift("clang", arch, "cpus", cpu, version)
+        # what this version's CPU has beyond LLVM 22's (or lacks) undone first, then the target's own items
+        items = undo_drift(drift) + list(self.features if self.clang_features is None else self.clang_features)
+        flags = [f"--target={self.triple}", f"-march={cpu}"]
+        for item in items:
+            name = item[1:]
+            if compiler_knows("clang", arch, "options", name, version):
+                flags.append(f"-m{name}" if item[0] == "+" else f"-mno-{name}")
+            else:
+                flags += ["-Xclang", "-target-feature", "-Xclang", item]
+        return require_known("clang", version, arch, [*flags, *self.extra_clang])
+
+    def _gcc(self, version: int, arch: str, cpu: str) -> list[str]:
+        enabled = gcc_cpu_options(cpu, version)
+        if enabled is None:
+            newer = [v for v in compiler_versions("gcc") if v > version and gcc_cpu_options(cpu, v) is not None]
+            later = f"gcc {newer[0]} can" if newer else "no gcc tcfg knows of does; use clang or llc"
+            raise TargetError(f"gcc {version} does not know -march={cpu}; {later}")
+        isa = tables().isa  # ISA options only: gcc's tuning options (-mvzeroupper) are not the target's
+        ours = set(self.isa)
+        every = {o for v in compiler_versions("gcc") for o in compiler_names("gcc", arch, "options", v)} & isa
+        known = compiler_names("gcc", arch, "options", version) & isa
+        enabled &= isa
+        lacking = sorted((ours & every) - known)
+        if lacking:
+            newer = [
+                v
+                for v in compiler_versions("gcc")
+                if v > version and set(lacking) <= compiler_names("gcc", arch, "options", v)
+            ]
+            later = f"gcc {newer[0]} can" if newer else "no gcc tcfg knows of has them; use clang or llc"
+            raise TargetError(
+                f"gcc {version} has no option for {', '.join(lacking)} of this x86 target (-march={self.cpu}); {later}"
+            )
+        flags = ["-m32"] if arch == "x86" else []
+        flags.append(f"-march={cpu}")
+        flags += [f"-m{o}" for o in sorted((ours & known) - enabled)]
+        flags += [f"-mno-{o}" for o in sorted((enabled & known) - ours)]
+        return flags + [f for f in self.extra_clang if f.startswith("-mprefer-vector-width=")]
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -130,4 +198,5 @@ def codegen_for(attrs: Any, kind: str) -> X86Codegen:
         vector_width_source=resolved.width_source,
         clang_cpu=clang_cpu if clang_cpu != cpu else None,
         clang_features=(*clang_extra, *features, *(f"-{f}" for f in frontend_only)),
+        isa=resolved.isa,
     )

@@ -1,0 +1,111 @@
+"""``t.codegen().flags(compiler, version)`` for Arm targets: clang's and gcc's own spellings.
+
+Pinned outputs of the generated tables (no tool runs here); ``truth/test_compilers.py``
+compiles them with every clang and gcc installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import tcfg
+from tcfg_aarch64.driver import _features
+
+Make = Callable[[object], tcfg.Target]
+A64 = "llvm -mtriple=aarch64-linux-gnu"
+
+
+@pytest.mark.parametrize(
+    ("spec", "clang", "gcc"),
+    [
+        # the issue's example: clang's own -march says it, no -Xclang pairs
+        (f"{A64} -march=armv8.2-a+nofp16", ["-march=armv8.2-a"], ["-march=armv8.2-a"]),
+        # gcc's -mcpu=cortex-a72 leaves the optional crypto unit out, LLVM's has it: gcc gets the
+        # architecture with the extensions, and the CPU's tuning
+        (
+            f"{A64} -mcpu=cortex-a72",
+            ["-mcpu=cortex-a72"],
+            ["-march=armv8-a+aes+crc+sha2", "-mtune=cortex-a72"],
+        ),
+        (f"{A64} -mcpu=neoverse-v2 -mattr=+sme", ["-mcpu=neoverse-v2+sme"], None),
+        (f"{A64} -march=armv8.2-a+dotprod+fp16", ["-march=armv8.2-a+dotprod+fp16"], None),
+    ],
+)
+def test_native_spellings(make: Make, spec: str, clang: list[str], gcc: list[str] | None) -> None:
+    cg = make(spec).codegen()
+    flags = cg.flags("clang")
+    assert flags == [f"--target={cg.triple}", *clang]
+    assert "-Xclang" not in flags and not any(f.startswith("-O") for f in flags)
+    if gcc is not None:
+        assert cg.flags("gcc", 12) == gcc
+
+
+def test_a_native_spelling_means_the_targets_features(make: Make) -> None:
+    """The spelling, read back by the plugin's model of clang-22, is the target exactly."""
+    for spec in (f"{A64} -mcpu=neoverse-v2 -mattr=-sve", "raspberry-pi/4b", f"{A64} -mcpu=a64fx -mattr=-sve"):
+        t = make(spec)
+        option, value = t.codegen().flags("clang")[1].split("=", 1)
+        from tcfg_aarch64.facts import aarch64
+
+        assert _features(option, value) == frozenset(t.codegen().resolved.features) & aarch64().hardware  # type: ignore[attr-defined]
+
+
+def test_optimisation_level_only_when_asked(make: Make) -> None:
+    cg = make(f"{A64} -mcpu=cortex-a72").codegen()
+    assert cg.flags("clang", opt_level=3)[-1] == "-O3"
+    assert cg.flags("llc", opt_level=1)[-1] == "-O=1"
+    assert cg.flags("llc") == ["-mtriple=aarch64-linux-gnu", "-mcpu=cortex-a72"]
+
+
+def test_a_version_without_the_cpu_names_the_one_with_it(make: Make) -> None:
+    cg = make("aws/graviton4").codegen()
+    with pytest.raises(tcfg.TargetError, match=r"llc 14 .* does not know cpu 'neoverse-v2'; llc 16 is the first"):
+        cg.flags("llc", 14)
+    with pytest.raises(tcfg.TargetError, match=r"clang 14 .*neoverse-v2.*clang \d+ is the first that does"):
+        cg.flags("clang", 14)
+
+
+def test_an_older_clang_gets_only_names_it_knows(make: Make) -> None:
+    """clang 15 applies ``+ext`` by other rules than clang-22: a target that needs one gets -target-feature items."""
+    from tcfg.plugin import compiler_knows
+
+    flags = make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 15)
+    items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
+    assert "+dotprod" in items
+    assert all(compiler_knows("llvm", "aarch64", "features", item[1:], 15) for item in items)
+
+
+def test_a_version_whose_architecture_means_more_is_refused(make: Make) -> None:
+    """LLVM 13's v8.1a implies the PMU (perfmon), LLVM 22's does not: Armv8.2-A without it has no clang-13 spelling."""
+    with pytest.raises(tcfg.TargetError, match=r"LLVM 13's v8.1a implies perfmon.*clang 15 is the first"):
+        make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 13)
+
+
+def test_a_version_whose_cpu_differs_gets_the_difference_undone(make: Make) -> None:
+    """LLVM 14's apple-m1 has v8.5a and BTI (22's is Armv8.4-A): clang 14 is told to leave them off."""
+    flags = make(f"{A64} -mcpu=apple-m1").codegen().flags("clang", 14)
+    assert flags[:2] == ["--target=aarch64-linux-gnu", "-mcpu=apple-m1"]
+    items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
+    assert {"-v8.5a", "-bti"} <= set(items)
+
+
+@pytest.mark.parametrize(
+    ("compiler", "version", "message"),
+    [
+        ("icc", None, r"no flags for compiler 'icc'; "),
+        ("clang", 99, r"clang 99: tcfg knows the names of clang 13, 14"),
+        ("gcc", "twelve", r"gcc version 'twelve': give the major version as a number"),
+    ],
+)
+def test_bad_requests(make: Make, compiler: str, version: object, message: str) -> None:
+    with pytest.raises(tcfg.TargetError, match=message):
+        make(f"{A64} -mcpu=cortex-a72").codegen().flags(compiler, version)  # type: ignore[arg-type]
+
+
+def test_32_bit_arm_keeps_the_target_feature_form(make: Make) -> None:
+    cg = make("llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a7").codegen()
+    assert cg.flags("clang") == [f for f in cg.clang_flags() if f != "-O2"]
+    with pytest.raises(tcfg.TargetError, match="no gcc spelling"):
+        cg.flags("gcc")

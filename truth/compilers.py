@@ -1,0 +1,301 @@
+"""``Codegen.flags(compiler, version)`` against every clang and gcc installed.
+
+For a sample of AArch64 and x86 targets (:data:`CASES`) and every installed
+``clang-N`` (13-22, with ``opt-N``) and gcc (``gcc-N`` for x86, ``aarch64-linux-gnu-gcc-N``):
+
+- **clang-N**: the flags tcfg gives for clang N compile an empty function with clang-N;
+  LLVM N's subtarget for the function's ``target-cpu``/``target-features`` (read with
+  ``opt-N``'s inliner, see ``llvm.subtarget_features``) must have exactly the hardware
+  features LLVM 22's subtarget has for the reference, clang-22 run with
+  ``clang_flags()`` (the ``-target-feature`` form the truth sweep checks), over every
+  hardware feature name both LLVM versions know.
+- **gcc-N**: gcc-N with tcfg's gcc flags must define exactly the feature macros
+  (``__ARM_FEATURE_*``, ``__ARM_NEON``; x86's ``__AVX2__``-style ISA macros) clang-22
+  defines for the reference, over the feature macros gcc-N defines at all (with each
+  extension or ISA option it knows, see :func:`gcc_macros`) that clang-22 defines for some case.
+- **llc-N**: llc-N compiles a function with tcfg's llc flags without a warning (an
+  unknown CPU or feature is one), and LLVM N's subtarget for its ``-mcpu``/``-mattr``
+  has exactly the hardware features of the reference, as for clang.
+- A refusal (``TargetError``) must name a newer version that can, or say none can.
+
+Each case's outcome is one line in the returned problems list; an empty list is
+agreement. :func:`check` does one compiler version, so tests can sample.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import llvm
+
+import tcfg
+from tcfg.plugin import LLVMCodegen
+
+__all__ = ["CASES", "Outcome", "check", "gcc_tool", "installed"]
+
+#: The targets checked: the CPUs and spellings users meet, old and new, per family.
+CASES = (
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a53",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72",
+    "raspberry-pi/4b",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a76",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=neoverse-n1",
+    "aws/graviton3",
+    "aws/graviton4",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=neoverse-v2 -mattr=-sve",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=a64fx",
+    "llvm -mtriple=aarch64-linux-gnu -mcpu=apple-m1",
+    "llvm -mtriple=aarch64-linux-gnu -march=armv8.2-a+nofp16",
+    "llvm -mtriple=aarch64-linux-gnu -march=armv8.2-a+dotprod+fp16",
+    "llvm -mtriple=aarch64-linux-gnu -march=armv9-a+nosve",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=x86-64-v3",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=haswell",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=-avx2",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake-avx512",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=icelake-server",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=znver3",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=znver4",
+    "llvm -mtriple=x86_64-linux-gnu -mcpu=sapphirerapids",
+)
+#: ``__ARM_FEATURE_CRYPTO`` is ACLE's deprecated umbrella: clang defines it for AES with SHA2, gcc only
+#: for ``+crypto``; ``__ARM_FEATURE_AES`` and ``__ARM_FEATURE_SHA2`` say the same and are compared.
+_FEATURE_MACRO = {
+    "aarch64": re.compile(r"__ARM_FEATURE_(?!CRYPTO\b)\w+|__ARM_NEON"),
+    "x86_64": re.compile(
+        r"__(?:AVX\w*|SSE\w*|SSSE3|FMA4?|F16C|BMI2?|LZCNT|POPCNT|AES|PCLMUL|SHA|VAES|VPCLMULQDQ|GFNI|ADX|"
+        r"RDRND|RDSEED|MOVBE|XSAVE\w*|CLFLUSHOPT|CLWB|AMX_\w+|AVXVNNI|SERIALIZE|WAITPKG|MOVDIRI|MOVDIR64B|"
+        r"ENQCMD|PKU|RDPID|SGX|PTWRITE|TSXLDTRK|UINTR|CLDEMOTE|PRFCHW|LWP|XOP|TBM|MWAITX|CLZERO|WBNOINVD|"
+        r"SHSTK|FSGSBASE|RTM|HRESET|KL|WIDEKL|AVX512\w*)__"
+    ),
+}
+
+
+@dataclass
+class Outcome:
+    """One compiler version's verdict over the cases: checks made, refusals, problems."""
+
+    tool: str
+    checks: int = 0
+    refused: int = 0
+    problems: list[str] | None = None
+
+
+def gcc_tool(family: str, major: int) -> str | None:
+    """The gcc driver for ``family`` (x86-64: ``gcc-N``; AArch64: ``aarch64-linux-gnu-gcc-N``), if installed."""
+    return shutil.which(f"gcc-{major}" if family == "x86_64" else f"aarch64-linux-gnu-gcc-{major}")
+
+
+def installed(compiler: str) -> list[int]:
+    """The versions of ``compiler`` tcfg has names for that are installed here (clang with its opt)."""
+    from tcfg.plugin import compiler_versions
+
+    found = []
+    for major in compiler_versions(compiler):
+        if compiler == "clang" and llvm.find(f"clang-{major}") and llvm.find(f"opt-{major}"):
+            found.append(major)
+        if compiler == "llc" and llvm.find(f"llc-{major}") and llvm.find(f"opt-{major}"):
+            found.append(major)
+        if compiler == "gcc" and (gcc_tool("x86_64", major) or gcc_tool("aarch64", major)):
+            found.append(major)
+    return found
+
+
+def _codegen(target: tcfg.Target) -> LLVMCodegen:
+    cg = target.codegen()
+    assert isinstance(cg, LLVMCodegen), cg
+    return cg
+
+
+def _family(target: tcfg.Target) -> str:
+    from tcfg.plugin import arch_family
+
+    return "x86_64" if arch_family(_codegen(target).triple) in ("x86", "x86_64") else "aarch64"
+
+
+@cache
+def _hardware(family: str) -> frozenset[str]:
+    if family == "aarch64":
+        from tcfg_aarch64.facts import aarch64
+
+        return aarch64().hardware
+    from tcfg_x86.facts import tables
+
+    return tables().isa
+
+
+def _reference(target: tcfg.Target) -> tuple[str, str, str]:
+    """(triple, target-cpu, target-features) clang-22 gives for ``clang_flags()``."""
+    from tcfg.plugin import without_opt_level
+
+    cg = _codegen(target)
+    clang22 = llvm.find("clang-22")
+    assert clang22 is not None
+    flags = without_opt_level(cg.clang_flags())
+    triple, cpu, items = llvm.clang_ir_attrs(clang22, cg.triple, [f for f in flags if not f.startswith("--target=")])
+    return triple, cpu, ",".join(items)
+
+
+#: AArch64 names whose meaning changed, not hardware of their own (``core/scripts/generate_compilers.py``):
+#: ``crypto`` (AES+SHA2 until LLVM 16), ``sve2-bitperm`` (LLVM 22's ``sve-bitperm`` until LLVM 19).
+UMBRELLA = frozenset({"crypto", "sve2-bitperm"})
+
+
+def _known_to(major: int, family: str) -> frozenset[str]:
+    from tcfg.plugin import compiler_knows
+
+    return frozenset(f for f in _hardware(family) - UMBRELLA if compiler_knows("llvm", family, "features", f, major))
+
+
+def _flags(out: Outcome, spec: str, cg: LLVMCodegen, tool: str, major: int) -> list[str] | None:
+    """``cg.flags(tool, major)``, or None for a refusal (counted; a problem if it names no version that can)."""
+    try:
+        return cg.flags(tool, major)
+    except tcfg.TargetError as exc:
+        out.refused += 1
+        problem = _refusal_problem(spec, tool, major, str(exc))
+        if problem and out.problems is not None:
+            out.problems.append(problem)
+        return None
+
+
+def _refusal_problem(spec: str, tool: str, major: int, message: str) -> str | None:
+    """A problem if a refusal names no version (``X N is the first``) and does not say none can."""
+    if re.search(
+        rf"{tool} \d+ is the first that does|{tool} \d+ can\b|no {tool} tcfg knows of|use clang or llc", message
+    ):
+        return None
+    return f"{spec}: {tool} {major} refused without naming a version that can: {message}"
+
+
+def check(compiler: str, major: int, cases: Sequence[str] = CASES) -> Outcome:
+    """Check ``compiler`` ``major`` (installed) over ``cases``."""
+    if compiler == "clang":
+        return _check_clang(major, cases)
+    if compiler == "llc":
+        return _check_llc(major, cases)
+    return _check_gcc(major, cases)
+
+
+def _check_clang(major: int, cases: Sequence[str]) -> Outcome:
+    return _check_llvm("clang", major, cases)
+
+
+def _check_llc(major: int, cases: Sequence[str]) -> Outcome:
+    return _check_llvm("llc", major, cases)
+
+
+def _config(tool: str, path: str, cg: LLVMCodegen, flags: list[str]) -> tuple[str, str]:
+    """``(target-cpu, target-features)`` the tool at ``path`` builds from ``flags``; RuntimeError if it objects."""
+    if tool == "clang":
+        _, cpu, items = llvm.clang_ir_attrs(path, cg.triple, [f for f in flags if not f.startswith("--target=")])
+        return cpu, ",".join(items)
+    done = llvm.run([path, *flags, "-o", "/dev/null"], "define void @f() {\n  ret void\n}\n")
+    if done.returncode != 0 or "not a recognized" in done.stderr:  # an unknown CPU or feature is only a warning
+        raise RuntimeError(done.stderr.strip()[-300:])
+    values = dict(flag[1:].split("=", 1) for flag in flags if flag.startswith(("-mcpu=", "-mattr=")))
+    return values.get("mcpu", "generic"), values.get("mattr", "")
+
+
+def _check_llvm(tool: str, major: int, cases: Sequence[str]) -> Outcome:
+    """clang-N or llc-N: LLVM N's subtarget for tcfg's flags against LLVM 22's for the reference."""
+    path, opt, opt22 = llvm.find(f"{tool}-{major}"), llvm.find(f"opt-{major}"), llvm.find("opt-22")
+    assert path and opt and opt22
+    out = Outcome(f"{tool}-{major}", problems=[])
+    assert out.problems is not None
+    for spec in cases:
+        target = tcfg.Target(spec)
+        family = _family(target)
+        cg = _codegen(target)
+        flags = _flags(out, spec, cg, tool, major)
+        if flags is None:
+            continue
+        try:
+            config = _config(tool, path, cg, flags)
+        except RuntimeError as exc:
+            out.problems.append(f"{spec}: {tool}-{major} refuses tcfg's flags {flags}: {str(exc)[-300:]}")
+            continue
+        triple, ref_cpu, ref_fs = _reference(target)
+        probe = sorted(_known_to(major, family) & _known_to(22, family))
+        got = llvm.subtarget_features(opt, triple, [config], probe)[0]
+        want = llvm.subtarget_features(opt22, triple, [(ref_cpu, ref_fs)], probe)[0]
+        out.checks += len(probe)
+        if got != want:
+            out.problems.append(
+                f"{spec}: {tool}-{major} {' '.join(flags)} gives LLVM {major} "
+                f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'} "
+                "against LLVM 22's subtarget for the target"
+            )
+    return out
+
+
+def _macros(argv: Iterable[str]) -> dict[str, str]:
+    done = llvm.run([*argv, "-dM", "-E", "-x", "c", "-"], "")
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: {done.stderr.strip()[-300:]}")
+    return dict(re.findall(r"^#define (\S+) ?(.*)$", done.stdout, re.M))
+
+
+@cache
+def gcc_macros(gcc: str, family: str, major: int) -> frozenset[str]:
+    """Every feature macro ``gcc`` defines for some extension (AArch64) or ISA option (x86) it knows."""
+    from tcfg.plugin import compiler_names
+
+    pattern = _FEATURE_MACRO[family]
+    if family == "aarch64":
+        runs = [[f"-march=armv8.2-a+{ext}"] for ext in sorted(compiler_names("gcc", "aarch64", "extensions", major))]
+        runs += [[f"-march={arch}"] for arch in sorted(compiler_names("gcc", "aarch64", "arches", major))]
+    else:
+        runs = [[f"-m{option}"] for option in sorted(compiler_names("gcc", "x86_64", "options", major))]
+    found: set[str] = set()
+    for argv in runs:
+        try:
+            found |= {m for m in _macros([gcc, *argv]) if pattern.fullmatch(m)}
+        except RuntimeError:
+            continue  # an extension this architecture refuses
+    return frozenset(found)
+
+
+def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
+    clang22 = llvm.find("clang-22")
+    assert clang22
+    out = Outcome(f"gcc-{major}", problems=[])
+    assert out.problems is not None
+    rows: list[tuple[str, str, set[str], set[str]]] = []
+    seen: dict[str, set[str]] = {"gcc": set(), "clang": set()}
+    for spec in cases:
+        target = tcfg.Target(spec)
+        family = _family(target)
+        gcc = gcc_tool(family, major)
+        if gcc is None:
+            continue
+        cg = _codegen(target)
+        flags = _flags(out, spec, cg, "gcc", major)
+        if flags is None:
+            continue
+        pattern = _FEATURE_MACRO[family]
+        try:
+            got = {m for m in _macros([gcc, *flags]) if pattern.fullmatch(m)}
+        except RuntimeError as exc:
+            out.problems.append(f"{spec}: gcc-{major} refuses tcfg's flags {flags}: {exc}")
+            continue
+        from tcfg.plugin import without_opt_level
+
+        ref_flags = without_opt_level(cg.clang_flags())
+        want = {m for m in _macros([clang22, *ref_flags]) if pattern.fullmatch(m)}
+        seen["gcc"] |= gcc_macros(gcc, family, major)
+        seen["clang"] |= want
+        rows.append((spec, " ".join(flags), got, want))
+    both = seen["gcc"] & seen["clang"]
+    for spec, spelled, got, want in rows:
+        out.checks += len(both)
+        extra, missing = (got - want) & both, (want - got) & both
+        if extra or missing:
+            out.problems.append(
+                f"{spec}: gcc-{major} {spelled} defines {sorted(extra) or '-'} that clang-22 does not for the target, "
+                f"and lacks {sorted(missing) or '-'}"
+            )
+    return out

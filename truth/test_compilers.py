@@ -1,0 +1,80 @@
+"""``Codegen.flags(compiler, version)`` against every clang and llc (13-22) and gcc (11, 12) installed.
+
+Each installed version is one test (skipped, with the reason, when it or clang-22/opt-22
+is absent; ``.ci/run`` installs them): the flags tcfg gives for it must make it enable
+exactly the target's features (see ``truth/compilers.py``), and a refusal must name a
+version that can. Tests of the checker itself show it reports a wrong spelling.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # truth/ modules (pytest runs with --import-mode=importlib)
+import compilers
+import llvm
+
+pytest.importorskip("tcfg_aarch64", reason="the compiler truth test needs the aarch64 and x86 plugins")
+pytest.importorskip("tcfg_x86", reason="the compiler truth test needs the aarch64 and x86 plugins")
+
+CLANGS = (13, 14, 15, 16, 19, 22)
+GCCS = (11, 12)
+
+
+def _need_reference() -> None:
+    for tool in ("clang-22", "opt-22"):
+        if llvm.find(tool) is None:
+            pytest.skip(f"{tool} is not installed (Debian clang-22, llvm-22)")
+
+
+@pytest.mark.parametrize("major", CLANGS)
+def test_clang_enables_exactly_the_targets_features(major: int) -> None:
+    _need_reference()
+    if major not in compilers.installed("clang"):
+        pytest.skip(f"clang-{major} with opt-{major} is not installed (Debian clang-{major})")
+    outcome = compilers.check("clang", major)
+    assert outcome.problems == []
+    assert outcome.checks > 500, outcome  # most cases compiled and compared, not refused
+    if major == 22:
+        assert outcome.refused == 0  # LLVM 22 is what the tables describe: it can say everything
+
+
+@pytest.mark.parametrize("major", CLANGS)
+def test_llc_enables_exactly_the_targets_features(major: int) -> None:
+    _need_reference()
+    if major not in compilers.installed("llc"):
+        pytest.skip(f"llc-{major} with opt-{major} is not installed (Debian llvm-{major})")
+    outcome = compilers.check("llc", major)
+    assert outcome.problems == []
+    assert outcome.checks > 500, outcome
+
+
+@pytest.mark.parametrize("major", GCCS)
+def test_gcc_defines_exactly_the_targets_feature_macros(major: int) -> None:
+    _need_reference()
+    if major not in compilers.installed("gcc"):
+        pytest.skip(f"gcc-{major} (x86-64) and aarch64-linux-gnu-gcc-{major} are not installed")
+    outcome = compilers.check("gcc", major)
+    assert outcome.problems == []
+    assert outcome.checks > 100, outcome
+
+
+def test_the_checker_reports_a_wrong_spelling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A codegen that spells cortex-a72 for a neoverse-n1 target must be reported, for clang and gcc."""
+    _need_reference()
+    import tcfg_aarch64.codegen as arm_codegen
+
+    wrong = "llvm -mtriple=aarch64-linux-gnu -mcpu=neoverse-n1"
+
+    def spell(self: arm_codegen.ArmCodegen, compiler: str, version: int) -> list[str]:
+        return ["-mcpu=cortex-a72"] if compiler == "gcc" else [f"--target={self.triple}", "-mcpu=cortex-a72"]
+
+    monkeypatch.setattr(arm_codegen.ArmCodegen, "spell", spell)
+    if 22 in compilers.installed("clang"):
+        assert compilers.check("clang", 22, [wrong]).problems
+    gccs = [m for m in compilers.installed("gcc") if compilers.gcc_tool("aarch64", m)]
+    if gccs:
+        assert compilers.check("gcc", gccs[-1], [wrong]).problems
