@@ -292,3 +292,27 @@ def test_a_pattern_is_compiled_when_first_used_and_checks_as_before() -> None:
     with pytest.raises(InvalidValue, match="lower-case letters"):
         word.check("ABC", None)  # type: ignore[arg-type]
     assert String().pattern is None
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "llvm -mtriple=x86_64-linux-gnu -mattr=+avx2,-avx512f -model=m1",
+        "llvm -keys=cpu,arm -libs=openblas -num-cores=4",
+        "c -mcpu=cortex-m55 -workspace-byte-alignment=16 -mfloat-abi=hard",
+    ],
+)
+def test_plain_key_value_strings_take_the_shortcut(spec: str) -> None:
+    """Words of every plain type, lists included, are read by the shortcut, not handed to the full reader.
+
+    (A core value type that failed in the shortcut would decline silently and cost the full
+    reader's time on every common string; the results would still agree.)
+    """
+    from tcfg._build.pipeline import finish_given
+    from tcfg._build.readers import _from_words
+    from tcfg._registry.registry import Registry
+
+    registry = Registry(autoload=False)
+    given = _from_words(registry, spec.split(), spec, 0)
+    assert given is not None
+    assert finish_given(registry, given, 0) == tcfg.Target(spec, registry=registry)

@@ -24,8 +24,14 @@ if TYPE_CHECKING:
 __all__ = ["check_tag", "keys_change", "without_empty"]
 
 
-def without_empty(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """``attrs`` without an empty ``tag`` and without empty ``keys`` (the whole list if nothing is left)."""
+def without_empty(attrs: dict[str, Any]) -> dict[str, Any]:
+    """``attrs`` without an empty ``tag`` and without empty ``keys`` (the whole list if nothing is left).
+
+    ``attrs`` itself when it holds neither (the common case: no copy).
+    """
+    keys = attrs.get("keys")
+    if attrs.get("tag") != "" and keys != () and not (isinstance(keys, tuple) and "" in keys):
+        return attrs
     out = dict(attrs)
     if out.get("tag") == "":
         del out["tag"]

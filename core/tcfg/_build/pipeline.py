@@ -53,7 +53,8 @@ def finish_given(registry: Tables, given: Given, depth: int, long_values: bool =
     if not base:
         return finish(registry, kind, values, text, depth, True, long_values)
     keeps_compiler = "compiler" not in values or values["compiler"] == base.get("compiler")
-    return finish(registry, kind, {**base, **values}, text, depth, keeps_compiler, long_values)
+    own_tag = "tag" not in values  # built from the tag it names: that tag needs no check
+    return finish(registry, kind, {**base, **values}, text, depth, keeps_compiler, long_values, own_tag)
 
 
 def finish(
@@ -64,8 +65,12 @@ def finish(
     depth: int,
     checked: bool = False,
     long_values: bool = False,
+    own_tag: bool = False,
 ) -> Target:
     """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target.
+
+    A ``tag`` is checked (:func:`~tcfg._build.normal.check_tag`) unless ``own_tag`` says the
+    target is built from that tag's configuration.
 
     At the outermost level (``depth`` 0) the canonical text of a target is measured
     against :data:`MAX_TEXT` when its input had ``long_values`` (see :func:`tcfg._build.entry.from_dict`) or
@@ -130,7 +135,7 @@ def finish(
         if value is not MISSING and defaults.get(name, MISSING) != value:
             config[name] = value
     made = Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
-    if "tag" in config:
+    if "tag" in config and not own_tag:
         check_tag(registry, made, config["tag"], text)
     if long_values or (shape.measure and depth == 0):
         check_size(made, text)

@@ -151,7 +151,7 @@ def _word_value(attr: Attr, text: str, nested: BuildContext) -> Any:
     """The value of an unquoted option value, or ``_DECLINED`` when its type refuses it."""
     commas = tuple(i for i, c in enumerate(text) if c == ",") if "," in text else ()
     try:
-        return attr.type.from_text(new_tuple(RawValue, (text, commas, False)), nested)
+        return attr.type.from_text(new_tuple(RawValue, (text, commas, False, False)), nested)
     except (InvalidValue, TargetError):
         return _DECLINED
     except BaseException as exc:  # a plugin's type failed: the full reader says so, with the position
