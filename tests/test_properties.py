@@ -81,6 +81,19 @@ def test_generated_targets_round_trip_through_text_json_and_export(config: dict[
     assert json.loads(t.to_json()) == t.export()
 
 
+#: The same plugins, with another history of builds: equal input must build alike there.
+FRESH = REGISTRY.anew()
+
+
+@given(configs())
+def test_generated_targets_of_every_kind_obey_the_kind_parsers_laws(config: dict[str, Any]) -> None:
+    """Issue 30, item 3: idempotent parsers, and equal input built alike in another registry,
+    over generated targets of every kind installed (the shipped plugins' too)."""
+    from tcfg._services.plugin_check import check_laws
+
+    assert check_laws(REGISTRY, FRESH, [config]) == []
+
+
 @given(st.text(max_size=80))
 def test_random_text_raises_only_target_errors(text: str) -> None:
     with contextlib.suppress(tcfg.TargetError):
