@@ -451,3 +451,22 @@ def test_the_builder_refuses_a_parser_that_sets_values_past_the_text_limit() -> 
     registry = registry_with(plugin)
     with pytest.raises(tcfg.PluginError, match="parser of plugin 'longer' filled in values longer than the limit"):
         registry.target("longer")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda t: tcfg.list_tags(prefix=["nvidia/"]),
+            r"list_tags: prefix is a string such as 'nvidia/', not \['nvidia/'\]",
+        ),
+        (lambda t: tcfg.list_tags(aliases="yes"), r"list_tags: aliases is True or False, not 'yes'"),
+        (lambda t: t.is_specialization_of(["llvm"]), r"is_specialization_of needs a Target, not list \['llvm'\]"),
+        (lambda t: t.features[["sve"]], r"a feature name is a string such as 'sve', not list \['sve'\]"),
+        (lambda t: t.features.get(3), r"a feature name is a string such as 'sve', not int 3"),
+    ],
+)
+def test_wrong_typed_arguments_to_the_api_are_target_errors(call: Callable[[tcfg.Target], Any], message: str) -> None:
+    """At 29e6cae these raised TypeError or AttributeError from deep inside."""
+    with pytest.raises(tcfg.TargetError, match=message):
+        call(tcfg.Target("llvm"))

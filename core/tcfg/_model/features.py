@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple, TypeAlias
 
-from tcfg._base.errors import closest
+from tcfg._base.errors import TargetError, bounded_repr, closest
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 
@@ -90,6 +90,10 @@ class Features:
         object.__setattr__(self, "_index", index)
 
     def _lookup(self, name: str) -> FeatureValue | None:
+        if type(name) is not str:
+            raise TargetError(
+                f"a feature name is a string such as 'sve', not {type(name).__name__} {bounded_repr(name)}"
+            )
         canonical = self._index.resolve(name)
         if canonical is None:
             key = feature_name(name)

@@ -8,7 +8,7 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tcfg._base.errors import TargetError, shorten
+from tcfg._base.errors import TargetError, bounded_repr, shorten
 from tcfg._model import view
 from tcfg._model.features import Features, FeatureValue
 from tcfg._model.kind import attr_of, attr_type_failed
@@ -275,6 +275,11 @@ class Target:
 
     def is_specialization_of(self, other: Target) -> bool:
         """Same kind, and every attribute ``other`` configures has the same value here."""
+        if not isinstance(other, Target):
+            raise TargetError(
+                f"is_specialization_of needs a Target, not {type(other).__name__} {bounded_repr(other)}; "
+                "make one with tcfg.Target(...)"
+            )
         if self._kind.name != other._kind.name:
             return False
         attrs = self.attrs

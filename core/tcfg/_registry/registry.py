@@ -169,6 +169,10 @@ class Registry:
 
         Variants (``NAME:VARIANT``) are not listed: a tag's entry names them.
         """
+        if prefix is not None and type(prefix) is not str:
+            raise TargetError(f"list_tags: prefix is a string such as 'nvidia/', not {bounded_repr(prefix)}")
+        if type(aliases) is not bool:
+            raise TargetError(f"list_tags: aliases is True or False, not {bounded_repr(aliases)}")
         self._loader.ensure_tags()
         return self._loader.tags.names(prefix, aliases)
 
