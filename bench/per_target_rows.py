@@ -71,12 +71,12 @@ def child(repeat: int) -> dict[str, float]:
     return rows
 
 
-def run_child(pythonpath: str | None, repeat: int) -> dict[str, float]:
-    """One fresh child's rows, with ``PYTHONPATH`` set to ``pythonpath`` (None: inherited)."""
+def run_child(pythonpath: str | None, repeat: int, python: str = sys.executable) -> dict[str, float]:
+    """One fresh child's rows, run by ``python`` with ``PYTHONPATH`` set to ``pythonpath`` (None: inherited)."""
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--repeat", str(repeat)]
+    argv = [python, str(Path(__file__).resolve()), "--child", "--repeat", str(repeat)]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
     rows: dict[str, float] = json.loads(done.stdout)
     return rows
@@ -87,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
         "--baseline", help="PYTHONPATH of the checkout to compare with (e.g. 29e6cae's core and plugins)"
+    )
+    parser.add_argument(
+        "--baseline-python",
+        default=sys.executable,
+        help="the interpreter that runs the baseline (default: this one); an older checkout may need a venv "
+        "whose installed plugins' entry points it reads (29e6cae refuses the feature.* manifest entries)",
     )
     parser.add_argument("--rounds", type=int, default=5, help="fresh children per side, alternating (default 5)")
     parser.add_argument("--repeat", type=int, default=20, help="timed loops per row in a child, best counts")
@@ -102,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     best: dict[str, dict[str, float]] = {side: {} for side in sides}
     for _ in range(args.rounds):
         for side, pythonpath in sides.items():
-            for row, value in run_child(pythonpath, args.repeat).items():
+            python = args.baseline_python if side == "baseline" else sys.executable
+            for row, value in run_child(pythonpath, args.repeat, python).items():
                 best[side][row] = min(value, best[side].get(row, value))
     rows = []
     for row in (*ROWS, LIST_TAGS):

@@ -308,11 +308,11 @@ def test_plain_key_value_strings_take_the_shortcut(spec: str) -> None:
     (A core value type that failed in the shortcut would decline silently and cost the full
     reader's time on every common string; the results would still agree.)
     """
-    from tcfg._build.pipeline import finish_given
+    from tcfg._build.pipeline import finish
     from tcfg._build.readers import _from_words
     from tcfg._registry.registry import Registry
 
     registry = Registry(autoload=False)
     given = _from_words(registry, spec.split(), spec, 0)
     assert given is not None
-    assert finish_given(registry, given, 0) == tcfg.Target(spec, registry=registry)
+    assert finish(registry, given, 0) == tcfg.Target(spec, registry=registry)

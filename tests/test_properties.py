@@ -189,10 +189,10 @@ SHORTCUT_TEXT = st.tuples(
 @given(SHORTCUT_TEXT | st.lists(GRAMMAR_WORDS | TEXT, max_size=10).map("".join))
 def test_the_unquoted_shortcut_agrees_with_the_full_reader(text: str) -> None:
     from tcfg._build import readers as build
-    from tcfg._build.pipeline import Given, finish_given
+    from tcfg._build.pipeline import Given, finish
 
     def finished(given: Given | None) -> tcfg.Target | None:
-        return None if given is None else finish_given(REGISTRY, given, 0)
+        return None if given is None else finish(REGISTRY, given, 0)
 
     stripped = text.strip()
     assume(stripped and stripped[0] != "{" and not any(c in text for c in "'\"\\"))

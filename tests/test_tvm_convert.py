@@ -212,3 +212,15 @@ def test_a_tag_brings_back_what_tvm_has_no_place_for(core: tcfg.Registry) -> Non
 def test_bad_tvm_input_is_a_target_error_naming_the_part(core: tcfg.Registry, source: Any, message: str) -> None:
     with pytest.raises(tcfg.TargetError, match=message):
         tcfg.from_tvm(source, registry=core)
+
+
+def test_from_tvm_reads_keys_made_of_tvms_string_subclass() -> None:
+    """TVM's export() gives keys as its own ``String`` (a str subclass): they are TVM's derived
+    keys all the same, not configuration (interop's round trip found ``-device=riscv_cpu``)."""
+
+    class String(str):
+        pass
+
+    target = tcfg.Target("llvm -mtriple=x86_64-unknown-linux-gnu -device=riscv_cpu")
+    exported = {**target.to_tvm(), "keys": [String("riscv_cpu"), String("cpu")]}
+    assert tcfg.from_tvm(exported) == target

@@ -88,7 +88,12 @@ def pages(registry: Any) -> dict[str, str]:
     for key in sorted(by_vendor):
         tags = by_vendor[key]
         index.append(f"| [{key}]({key}.md) | {len(tags)} |")
-        body = [f"# {key}", "", f"{len(tags)} tag{'s' if len(tags) != 1 else ''}. Each heading's anchor is `#{anchor(tags[0])}` style.", ""]
+        body = [
+            f"# {key}",
+            "",
+            f"{len(tags)} tag{'s' if len(tags) != 1 else ''}. Each heading's anchor is `#{anchor(tags[0])}` style.",
+            "",
+        ]
         for name in tags:
             body += tag_section(registry, name)
         out[f"{key}.md"] = "\n".join(body).rstrip() + "\n"

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from tcfg._base.errors import TargetError, bounded_repr, shorten
 from tcfg._base.bounded import over_limits
 from tcfg._base.grammar import MAX_TEXT
-from tcfg._build.memo import MAX_DEPTH, MAX_NESTING
-from tcfg._build.pipeline import finish
-from tcfg._build.readers import from_text, read_dict
+from tcfg._build.memo import MAX_DEPTH, MAX_NESTING, new_tuple
+from tcfg._build.pipeline import Given, finish
+from tcfg._build.readers import from_text, read_mapping
 from tcfg._build.size import check_size
 from tcfg._model.attrs import BuilderSignal, LongValue
 from tcfg._model.target import Target
@@ -37,14 +37,14 @@ def build(registry: Tables, spec: Any, host: Any = None, depth: int = 0) -> Targ
         refuse_past_limits(host)
     try:
         if type(spec) is dict:
-            target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
+            target = from_dict(registry, spec) if depth == 0 else finish(registry, read_mapping(registry, spec, None, depth), depth)
         elif isinstance(spec, str):
             target = from_text(registry, spec, depth)
         elif isinstance(spec, Target):
             target = spec
         elif isinstance(spec, Mapping):
             spec = _as_dict(spec)
-            target = from_dict(registry, spec) if depth == 0 else read_dict(registry, spec, None, depth)
+            target = from_dict(registry, spec) if depth == 0 else finish(registry, read_mapping(registry, spec, None, depth), depth)
         else:
             raise TargetError(
                 f"cannot make a target from {type(spec).__name__} {bounded_repr(spec)}; "
@@ -88,7 +88,7 @@ def with_attrs(target: Target, changes: Mapping[str, Any]) -> Target:
     """``target`` with some configured attributes replaced (None removes one)."""
     attrs = {k: v for k, v in {**target.config, **changes}.items() if v is not None}
     registry: Tables = target.registry  # type: ignore[assignment]  # the registry that built it, which is one
-    return finish(registry, target.kind, attrs, target, 0)
+    return finish(registry, new_tuple(Given, (target.kind, None, attrs, target)), 0, checked=False)
 
 
 class _Nested:
@@ -129,10 +129,11 @@ def from_dict(registry: Tables, data: Mapping[str, Any]) -> Target:
     """
     try:
         try:
-            return read_dict(registry, data, None, 0, registry.build_state.counting or _counting_context(registry))
+            counting = registry.build_state.counting or _counting_context(registry)
+            return finish(registry, read_mapping(registry, data, None, 0, counting), 0)
         except LongValue:
             refuse_past_limits(data)
-            return read_dict(registry, data, None, 0, long_values=True)
+            return finish(registry, read_mapping(registry, data, None, 0), 0, long_values=True)
     except _TooDeep:
         raise _too_deep(data) from None
 

@@ -1,8 +1,8 @@
 """Finishing a target: from a kind and checked attributes to the immutable :class:`Target`.
 
-:func:`finish_given` is the one tail of every reader: each reader (text, JSON and dict,
+:func:`finish` is the one tail of every reader: each reader (text, JSON and dict,
 ``tcfg._build.readers``) produces one :class:`Given` record, finished here once; a tag's
-values go over its configuration first. :func:`finish` renames attribute aliases, checks the
+values go over its configuration first. It renames attribute aliases, checks the
 compiler and the names (unless the reader did), fills the kind's and the compiler's
 defaults, runs the parsers (``tcfg._build.derive``), orders the keys, checks ``-libs``
 and, at the outermost level, measures what may print longer than ``MAX_TEXT``. The view
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from tcfg._build.tables import Tables
     from tcfg._model.features import FeatureValue
 
-__all__ = ["Given", "finish", "finish_given"]
+__all__ = ["Given", "finish"]
 
 
 class Given(NamedTuple):
@@ -43,39 +43,25 @@ class Given(NamedTuple):
     text: Any
 
 
-def finish_given(registry: Tables, given: Given, depth: int, long_values: bool = False) -> Target:
-    """The target of a reader's :class:`Given` at nesting ``depth``.
+def finish(registry: Tables, read: Given, depth: int, long_values: bool = False, checked: bool = True) -> Target:
+    """The target of a reader's :class:`Given` at nesting ``depth``: defaults, parsers, the Target.
 
-    The reader checked every name and value, so they need no second check, unless a
-    given compiler replaces a tag's (whose attributes the tag's configuration may hold).
-    """
-    kind, base, values, text = given
-    if not base:
-        return finish(registry, kind, values, text, depth, True, long_values)
-    keeps_compiler = "compiler" not in values or values["compiler"] == base.get("compiler")
-    own_tag = "tag" not in values  # built from the tag it names: that tag needs no check
-    return finish(registry, kind, {**base, **values}, text, depth, keeps_compiler, long_values, own_tag)
-
-
-def finish(
-    registry: Tables,
-    kind: TargetKind,
-    attrs: dict[str, Any],
-    text: Any,
-    depth: int,
-    checked: bool = False,
-    long_values: bool = False,
-    own_tag: bool = False,
-) -> Target:
-    """Check compiler and attributes (unless ``checked``), fill defaults, run the parsers, make the Target.
-
-    A ``tag`` is checked (:func:`~tcfg._build.normal.check_tag`) unless ``own_tag`` says the
-    target is built from that tag's configuration.
+    Over a tag, the given values go over the tag's configuration. The reader checked every
+    name and value (``checked``), so they need no second check, unless a given compiler
+    replaces a tag's (whose attributes the tag's configuration may hold); a ``tag`` the
+    values give is checked (:func:`~tcfg._build.normal.check_tag`), the tag a target is
+    built from is not.
 
     At the outermost level (``depth`` 0) the canonical text of a target is measured
     against :data:`MAX_TEXT` when its input had ``long_values`` (see :func:`tcfg._build.entry.from_dict`) or
     its shape says its text may be long (see :func:`_new_shape`).
     """
+    kind, base, attrs, text = read
+    own_tag = False
+    if base:
+        checked = checked and ("compiler" not in attrs or attrs["compiler"] == base.get("compiler"))
+        own_tag = "tag" not in attrs  # built from the tag it names
+        attrs = {**base, **attrs}
     if kind._aliases and not kind._aliases.keys().isdisjoint(attrs):
         attrs = _canonical_names(kind, attrs, text)
     if "tag" in attrs or "keys" in attrs:
@@ -128,11 +114,12 @@ def finish(
         with_user = unique((*user_keys, *keys))
         if "keys" in given and not keys_change(with_user, keys):
             given = {name: value for name, value in given.items() if name != "keys"}  # they change nothing
+            order = tuple(name for name in order if name != "keys")
         keys = with_user
     config = {}
     for name in order:
-        value = given.get(name, MISSING)
-        if value is not MISSING and defaults.get(name, MISSING) != value:
+        value = given[name]
+        if defaults.get(name, MISSING) != value:
             config[name] = value
     made = Target._make(kind, compiler, defaults, given, config, keys, features, why, registry)
     if "tag" in config and not own_tag:

@@ -3,7 +3,7 @@
 Each reader resolves the head (a kind, or a tag whose config the given values go over),
 the compiler, and the given values, each converted or checked by its attribute type, into
 one :class:`~tcfg._build.pipeline.Given` record, which :func:`from_text` and
-:func:`read_dict` hand to :func:`tcfg._build.pipeline.finish_given` once. Every failure caused by the input is a
+the entry points hand to :func:`tcfg._build.pipeline.finish` once. Every failure caused by the input is a
 :class:`tcfg.TargetError` that quotes the input and names the offending token or field.
 The shortcut (:func:`_from_words`) reads only plain ``-key=value`` words and gives the
 result the full reader (:func:`_from_tokens`) gives, or declines.
@@ -29,7 +29,7 @@ from tcfg._base.memo import Memo
 from tcfg._build.json_text import load_json
 from tcfg._build.lookup import attribute_named, compiler_named, unknown_head
 from tcfg._build.memo import OPTION_WORDS_LIMIT, new_tuple
-from tcfg._build.pipeline import Given, finish_given
+from tcfg._build.pipeline import Given, finish
 from tcfg._build.size import check_length, check_size, long_text
 from tcfg._model.attrs import NOT_TYPE_FAULTS, InvalidValue, LongValue
 from tcfg._model.kind import TargetKind, attr_of, attr_type_failed
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from tcfg._model.kind import Compiler
     from tcfg._model.target import Target
 
-__all__ = ["from_text", "read_dict"]
+__all__ = ["from_text", "read_mapping"]
 
 
 def from_text(registry: Tables, text: str, depth: int = 0, measured: bool = False) -> Target:
@@ -56,24 +56,18 @@ def from_text(registry: Tables, text: str, depth: int = 0, measured: bool = Fals
             whole = from_text(registry, text, 0, measured=True)
             check_size(whole, text)
             return whole
-    return finish_given(registry, _read_text(registry, text, depth), depth)
-
-
-def _read_text(registry: Tables, text: str, depth: int) -> Given:
-    """What a string or JSON text gives (see :func:`from_text`)."""
     stripped = text.strip()
     if not stripped:
         raise TargetSyntaxError(
             "empty target string; expected a kind or tag such as "
             + ", ".join(repr(k) for k in registry.list_kinds()[:6])
         )
-    if stripped[0] == "{":
-        return _read_mapping(registry, load_json(stripped), stripped, depth, None)  # measured by the caller if long
+    if stripped[0] == "{":  # measured by the caller if long
+        return finish(registry, read_mapping(registry, load_json(stripped), stripped, depth), depth)
+    given = None
     if "'" not in text and '"' not in text and "\\" not in text and "(" not in text:
-        made = _from_words(registry, stripped.split(), text, depth)
-        if made is not None:
-            return made
-    return _from_tokens(registry, text, depth)
+        given = _from_words(registry, stripped.split(), text, depth)
+    return finish(registry, given or _from_tokens(registry, text, depth), depth)
 
 
 def _tag_head(registry: Tables, name: str) -> tuple[TargetKind, Mapping[str, Any]] | None:
@@ -217,24 +211,14 @@ def _convert_text(
         attr_type_failed(exc, registry, kind, compiler, opt.key, "from_text", text)
 
 
-def read_dict(
-    registry: Tables,
-    data: Any,
-    source: str | None,
-    depth: int,
-    counting: BuildContext | None = None,
-    long_values: bool = False,
-) -> Target:
-    """The target of ``data``, a dict (or JSON ``source`` decoded).
+def read_mapping(
+    registry: Tables, data: Any, source: str | None, depth: int, counting: BuildContext | None = None
+) -> Given:
+    """What ``data``, a dict (or JSON ``source`` decoded), gives at nesting ``depth``.
 
     ``counting``: the counting context a dict at the outermost level is read in first
     (see :func:`tcfg._build.entry.from_dict`), or None.
     """
-    return finish_given(registry, _read_mapping(registry, data, source, depth, counting), depth, long_values)
-
-
-def _read_mapping(registry: Tables, data: Any, source: str | None, depth: int, counting: BuildContext | None) -> Given:
-    """What a dict (or JSON ``source`` decoded) gives (see :func:`read_dict`)."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise TargetSyntaxError(
             f"JSON target {shorten(source or bounded_repr(data))!r} must be an object, not {type(data).__name__}"

@@ -79,7 +79,7 @@ def _plain(value: Any, budget: list[int], path: tuple[int, ...] = ()) -> Any:
         budget[0] += len(value)
         if budget[0] > MAX_TEXT:
             raise _Refused(f"it is longer than {MAX_TEXT} characters as text")
-        return value
+        return value if type(value) is str else str(value)  # TVM's String is a str subclass
     if isinstance(value, int):
         budget[0] += value.bit_length() * 3 // 10
         return value
