@@ -84,6 +84,8 @@ def clang_ir_attrs(clang: str, triple: str, args: Sequence[str]) -> tuple[str, s
 
     Like :func:`clang_features` but keeps the order of the items (LLVM applies them in
     order) and the triple clang settled on (``arm-none-eabihf`` becomes ``armv4t-...``).
+    ``outline-atomics`` is left out: clang's driver adds it for AArch64 Linux when it finds
+    the target's libgcc installed (a cross gcc), a runtime-library choice, not hardware.
     """
     argv = [clang, f"--target={triple}", *args, "-S", "-emit-llvm", "-o", "-", "-x", "c", "-"]
     done = run(argv, "void f(void) {}\n")
@@ -91,7 +93,7 @@ def clang_ir_attrs(clang: str, triple: str, args: Sequence[str]) -> tuple[str, s
         raise RuntimeError(f"{' '.join(argv)}: {done.stderr.strip()}")
     found = dict(_ATTR.findall(done.stdout))
     module = _TRIPLE.search(done.stdout)
-    items = tuple(filter(None, found.get("features", "").split(",")))
+    items = tuple(i for i in found.get("features", "").split(",") if i and i[1:] != "outline-atomics")
     return (module.group(1) if module else triple), found.get("cpu", "generic"), items
 
 
