@@ -6,6 +6,7 @@ the core alone.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -225,11 +226,11 @@ def test_the_readme_example_imports_only_the_aarch64_plugin() -> None:
 
 def _plugins_imported_by(code: str) -> list[str]:
     """The ``tcfg_*`` packages a fresh process running ``code`` (after ``import tcfg``) imports."""
-    script = (
-        f"import sys, tcfg\n{code}\nprint(sorted({{m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')}}))"
-    )
+    imported = "sorted({m.split('.')[0] for m in sys.modules if m.startswith('tcfg_')})"
+    script = f"import json, sys, tcfg\n{code}\nprint(json.dumps({imported}))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    return list(eval(out.strip().splitlines()[-1]))
+    found: list[str] = json.loads(out.strip().splitlines()[-1])
+    return found
 
 
 @pytest.mark.parametrize(
