@@ -166,3 +166,33 @@ def test_llvm_is_valid_cpu_matches_tvm(tvm: Any, triple: str) -> None:
         pytest.skip("TVM is built with another LLVM than 22")
     for cpu in [*codegen.llvm_get_cpu_archlist(Target(f"llvm -mtriple={triple}"))[::7], "dummy"]:
         assert codegen.llvm_is_valid_cpu(cpu, triple) == tvm.target.codegen.llvm_is_valid_cpu(cpu, triple), cpu
+
+
+def test_tvm_027_names() -> None:
+    """The names TVM 0.27's ``tvm.target`` has beyond 0.23's: ``tag``, ``detect_target``,
+    ``TargetKind.default_device_type``, ``same_as``."""
+    from tcfg.compat import tvm as target
+
+    assert target.tag.list_tags is target.list_tags
+    assert target.detect_target.detect_target_from_device("cpu") == Target.from_device("cpu")
+    cuda = Target("cuda")
+    assert cuda.kind.default_device_type == cuda.kind.dlpack_device_type == 2
+    assert cuda.same_as(cuda) and not cuda.same_as(Target("cuda")) and cuda == Target("cuda")
+    assert cuda.kind.same_as(Target("cuda -arch=sm_80").kind)
+
+
+def test_the_surface_covers_tvms(tvm: Any) -> None:
+    """Every public name of TVM 0.27's ``tvm.target``, its ``codegen``, ``Target`` and ``TargetKind`` is
+    in ``tcfg.compat.tvm``, but those docs/from-tvm.md lists as not offered."""
+    from tcfg.compat import tvm as ours
+
+    def names(obj: Any) -> set[str]:
+        return {n for n in dir(obj) if not n.startswith("_")}
+
+    not_offered = {"tag_registry", "Array", "build_module", "llvm_get_intrinsic_name", "llvm_lookup_intrinsic_id",
+                   "id_", "is_"}  # fmt: skip
+    doc = (ROOT / "docs" / "from-tvm.md").read_text(encoding="utf-8")
+    assert all(f"`{name}`" in doc for name in not_offered)
+    for theirs, mine in ((tvm.target, ours), (tvm.target.codegen, ours.codegen), (tvm.target.Target, Target),
+                         (tvm.target.TargetKind, ours.TargetKind)):  # fmt: skip
+        assert names(theirs) - names(mine) <= not_offered, theirs

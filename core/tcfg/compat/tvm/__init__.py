@@ -11,7 +11,7 @@ the truth; docs/from-tvm.md lists each difference and why.
 
 from __future__ import annotations
 
-from tcfg.compat.tvm import codegen
+from tcfg.compat.tvm import codegen, detect_target, tag
 from tcfg.compat.tvm.codegen import llvm_cpu_has_features, target_has_features
 from tcfg.compat.tvm.generic import GenericFunc, generic_func, get_native_generic_func, override_native_generic_func
 from tcfg.compat.tvm.helpers import (
@@ -37,6 +37,7 @@ __all__ = [
     "arm_cpu",
     "bifrost",
     "codegen",
+    "detect_target",
     "cuda",
     "generic_func",
     "get_native_generic_func",
@@ -51,5 +52,6 @@ __all__ = [
     "riscv_cpu",
     "rocm",
     "stm32",
+    "tag",
     "target_has_features",
 ]
