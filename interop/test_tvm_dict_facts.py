@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from interop.tvm_facts.facts import DICT_FACTS, check, fact_id
+from .tvm_facts.facts import DICT_FACTS, check, fact_id
 
 tvm = pytest.importorskip("tvm")
 codegen = tvm.target.codegen
