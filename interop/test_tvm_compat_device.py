@@ -58,7 +58,8 @@ def test_device_codes(device: Any, code: tuple[int, int]) -> None:
     ("device", "words"),
     [("cudaa", "did you mean 'cuda'"), ("cuda:x", "not a device name"), (99, "not a DLPack device type"),
      (True, "expected a device name"), (Device(2, "0"), "device_type and device_id"),
-     (Device(99, 0), "device_type and device_id"), (object(), "device_type and device_id"), (2.0, "expected")],
+     (Device(99, 0), "device_type and device_id"), (Device(2, True), "device_type and device_id"),
+     (Device(2, -1), "device_type and device_id"), (object(), "device_type and device_id"), (2.0, "expected")],
 )  # fmt: skip
 def test_bad_devices_are_target_errors(device: Any, words: str) -> None:
     with pytest.raises(tcfg.TargetError, match=words):
@@ -118,6 +119,10 @@ def test_llvm_is_valid_cpu(cpu: str, triple: str, valid: bool) -> None:
 def test_llvm_is_valid_cpu_needs_a_triple_with_tables() -> None:
     with pytest.raises(tcfg.TargetError, match=r"no LLVM CPU table for triple 'sparc--' \(families: aarch64"):
         codegen.llvm_is_valid_cpu("v9", "sparc--")
+    with pytest.raises(tcfg.TargetError, match=r"llvm_is_valid_cpu\(3, 'x86_64--'\): the CPU must be a name"):
+        codegen.llvm_is_valid_cpu(3, "x86_64--")  # type: ignore[arg-type]
+    with pytest.raises(tcfg.TargetError, match=r"triple None must be an LLVM triple"):
+        x86_vendor(None, "")  # type: ignore[arg-type]
 
 
 # -- against the real TVM ---------------------------------------------------------------------

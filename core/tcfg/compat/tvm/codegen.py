@@ -79,6 +79,8 @@ def x86_vendor(triple: str, cpuinfo: str | None) -> str:
     """TVM's ``llvm_get_system_x86_vendor`` for a machine of LLVM ``triple`` whose ``/proc/cpuinfo``
     text is ``cpuinfo`` (None where there is none): ``intel``, ``amd``, ``unknown`` on x86, and
     ``unimplemented`` on any other architecture, as TVM answers there."""
+    if not isinstance(triple, str):
+        raise tcfg.TargetError(f"x86_vendor: triple {triple!r} must be an LLVM triple such as 'x86_64-linux-gnu'")
     if family_of(triple) not in ("x86", "x86_64"):
         return "unimplemented"
     for line in (cpuinfo or "").splitlines():
@@ -112,6 +114,8 @@ def llvm_get_cpu_archlist(target: Any = None) -> list[str]:
 def llvm_is_valid_cpu(cpu: str, triple: str) -> bool:
     """Whether LLVM 22 has the CPU ``cpu`` for the LLVM triple ``triple`` (a TargetError for a triple
     whose architecture tcfg has no LLVM tables for)."""
+    if not isinstance(cpu, str):
+        raise tcfg.TargetError(f"llvm_is_valid_cpu({cpu!r}, {triple!r}): the CPU must be a name such as 'skylake'")
     family = family_of(triple) if isinstance(triple, str) else None
     if family is None:
         raise tcfg.TargetError(

@@ -39,9 +39,10 @@ def device_code(device: Any) -> tuple[int, int]:
         return device, 0
     method = getattr(device, "dlpack_device_type", None)
     code: Any = method() if callable(method) else getattr(device, "device_type", None)
-    index = getattr(device, "device_id", None)
+    index: Any = getattr(device, "device_id", None)
     index = getattr(device, "index", 0) if index is None else index
-    if not isinstance(code, int) or code not in DLPACK_DEVICES or not isinstance(index, int):
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (code, index))
+    if not ints or code not in DLPACK_DEVICES or index < 0:
         raise tcfg.TargetError(
             f"device {device!r}: expected a device name, a DLPack device type or an object with "
             "device_type and device_id"
