@@ -5,11 +5,26 @@ facts through ``tcfg.compat.tvm``."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .tvm_facts.facts import DICT_FACTS, check, fact_id
+
+
+def test_the_table_is_what_the_script_reads_from_tvms_files() -> None:
+    """With ``TVM_GIT`` pointing at a clone of apache/tvm, the script's ``--check`` passes."""
+    clone = os.environ.get("TVM_GIT")
+    if not clone:
+        pytest.skip("set TVM_GIT to a clone of apache/tvm to regenerate the table and compare")
+    script = Path(__file__).parent / "scripts" / "tvm_target_facts.py"
+    done = subprocess.run([sys.executable, str(script), "--git", clone, "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
 
 tvm = pytest.importorskip("tvm")
 codegen = tvm.target.codegen
