@@ -35,11 +35,13 @@ REASONS = {
 }
 
 
-def fact(*values: Any, differs: str | None = None, id: str | None = None) -> Any:
-    """One fact's parameters; ``differs`` names the reason tcfg answers it differently on purpose."""
+def fact(*values: Any, differs: str | None = None, id: str | None = None, raises: Any = None) -> Any:
+    """One fact's parameters; ``differs`` names the reason tcfg answers it differently on purpose, and
+    ``raises`` (optional) the exception that difference must show as (any other fails the test)."""
     if differs is None:
         return pytest.param(*values, id=id)
-    return pytest.param(*values, id=id, marks=pytest.mark.xfail(strict=True, reason=REASONS[differs]))
+    mark = pytest.mark.xfail(strict=True, reason=REASONS[differs], raises=raises)
+    return pytest.param(*values, id=id, marks=mark)
 
 
 # -- the dict/JSON facts of TVM v0.26/0.27 (data/tvm_dict_facts.json) ---------------------------
