@@ -126,3 +126,11 @@ def test_llvm_targets() -> None:
     assert codegen.llvm_get_system_cpu()
     assert codegen.llvm_get_system_triple()
     assert codegen.llvm_get_system_x86_vendor()
+
+
+@pytest.mark.parametrize("cpu", [fact("dummy", differs="unknown-cpu")])
+def test_an_unknown_cpu_falls_back_to_generic(cpu: str) -> None:
+    """``test_llvm_targets``: TVM warns and uses ``-mcpu=generic`` for ``"mcpu": "dummy"``; tcfg refuses it."""
+    assert (
+        codegen.llvm_get_cpu_features(Target({"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": cpu})) is not None
+    )
