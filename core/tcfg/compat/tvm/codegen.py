@@ -22,8 +22,10 @@ __all__ = [
     "llvm_get_cpu_features",
     "llvm_get_system_cpu",
     "llvm_get_system_triple",
+    "llvm_get_system_x86_vendor",
     "llvm_get_targets",
     "llvm_get_vector_width",
+    "llvm_is_valid_cpu",
     "llvm_version_major",
     "target_has_features",
 ]
@@ -68,6 +70,37 @@ def llvm_get_system_cpu() -> str:
     return str(tcfg.Target("llvm -mcpu=native").codegen().cpu)  # type: ignore[attr-defined]
 
 
+#: LLVM's ``sys::detail::x86::getVendorSignature`` (llvm/lib/TargetParser/Host.cpp): the CPUID
+#: vendor strings it names, and TVM's word for each; any other x86 vendor is ``unknown``.
+_X86_VENDORS = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}
+
+
+def x86_vendor(triple: str, cpuinfo: str | None) -> str:
+    """TVM's ``llvm_get_system_x86_vendor`` for a machine of LLVM ``triple`` whose ``/proc/cpuinfo``
+    text is ``cpuinfo`` (None where there is none): ``intel``, ``amd``, ``unknown`` on x86, and
+    ``unimplemented`` on any other architecture, as TVM answers there."""
+    if not isinstance(triple, str):
+        raise tcfg.TargetError(f"x86_vendor: triple {triple!r} must be an LLVM triple such as 'x86_64-linux-gnu'")
+    if family_of(triple) not in ("x86", "x86_64"):
+        return "unimplemented"
+    for line in (cpuinfo or "").splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == "vendor_id":
+            return _X86_VENDORS.get(value.strip(), "unknown")
+    return "unknown"
+
+
+def llvm_get_system_x86_vendor() -> str:
+    """This machine's x86 CPU vendor as TVM names it (``intel``, ``amd``, ``unknown``), read from the
+    ``vendor_id`` of ``/proc/cpuinfo`` (the CPUID vendor string LLVM reads); ``unimplemented`` off x86."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as file:
+            text: str | None = file.read()
+    except OSError:
+        text = None
+    return x86_vendor(llvm_get_system_triple(), text)
+
+
 def llvm_get_targets() -> list[str]:
     """LLVM 22's registered targets (``llc-22 --version``)."""
     return list(table()["llvm_targets"])
@@ -76,6 +109,20 @@ def llvm_get_targets() -> list[str]:
 def llvm_get_cpu_archlist(target: Any = None) -> list[str]:
     """The CPUs LLVM 22 has for the target's triple."""
     return list(table()["llvm_cpus"][_family(_target(target))])
+
+
+def llvm_is_valid_cpu(cpu: str, triple: str) -> bool:
+    """Whether LLVM 22 has the CPU ``cpu`` for the LLVM triple ``triple`` (a TargetError for a triple
+    whose architecture tcfg has no LLVM tables for)."""
+    if not isinstance(cpu, str):
+        raise tcfg.TargetError(f"llvm_is_valid_cpu({cpu!r}, {triple!r}): the CPU must be a name such as 'skylake'")
+    family = family_of(triple) if isinstance(triple, str) else None
+    if family is None:
+        raise tcfg.TargetError(
+            f"llvm_is_valid_cpu({cpu!r}, {triple!r}): no LLVM CPU table for triple {triple!r} "
+            f"(families: {', '.join(sorted(table()['llvm_cpus']))})"
+        )
+    return cpu in table()["llvm_cpus"][family]
 
 
 def llvm_get_cpu_features(target: Any = None) -> set[str]:
