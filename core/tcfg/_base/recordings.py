@@ -26,7 +26,9 @@ SOURCES: dict[str, tuple[str, bool]] = {
     "sysctl": ("macOS sysctl -a (Apple silicon)", False),
     "nvidia-smi": ("nvidia-smi --query-gpu=name,compute_cap,memory.total --format=csv", False),
     "rocminfo": ("the output of rocminfo (ROCm)", False),
+    "amd-smi": ("amd-smi static --json (ROCm; amd-smi list --json names the GPUs only)", False),
     "vulkaninfo": ("vulkaninfo --json=N (Vulkan Profiles JSON of one device; once per device)", True),
+    "clinfo": ("clinfo --json (every OpenCL platform and device)", False),
 }
 
 #: The order of detected targets by their ``device_type`` attribute (Vulkan's device types):
