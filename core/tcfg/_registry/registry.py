@@ -386,8 +386,8 @@ class Registry:
 
     def detect(self, sources: Mapping[str, str | Sequence[str]] | None = None) -> list[Target]:
         """Targets for this machine's devices, or for the machine ``sources`` records, from every
-        plugin that can detect them: discrete devices first, integrated ones next, software
-        renderers last (see :func:`tcfg._base.recordings.device_rank`).
+        plugin that can detect them: the CPU (a target of a CPU kind) first, then discrete
+        devices, integrated ones, software renderers last (see :func:`tcfg._base.recordings.device_rank`).
 
         ``sources`` maps a source name of :data:`tcfg.plugin.DETECT_SOURCES` to its recorded
         text (a list of texts for a per-device source); an unknown name or a value that is
@@ -401,7 +401,7 @@ class Registry:
         for plugin in reversed(plugins):
             specs = self._loader.call_hook(plugin, "tcfg_detect", (list, tuple), sources=checked) or ()
             found += [build(self, spec) for spec in specs]
-        return sorted(found, key=lambda t: device_rank(t.attrs))
+        return sorted(found, key=lambda t: (t.kind.device_type != "cpu", device_rank(t.attrs)))
 
     def target(self, spec: Any, host: Any = None) -> Target:
         """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""

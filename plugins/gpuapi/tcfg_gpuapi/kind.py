@@ -268,6 +268,15 @@ _OPENCL_ATTRS = (
         default="1.2",
         doc="The OpenCL C version kernels are compiled as (tcfg; not in TVM).",
     ),
+    Attr(
+        "device_type",
+        Choice(("discrete", "integrated", "cpu", "other")),
+        doc="CL_DEVICE_TYPE; a GPU sharing host memory is integrated (tcfg; not in TVM).",
+    ),
+    Attr("device_name", String(), doc="CL_DEVICE_NAME (tcfg; not in TVM)."),
+    Attr("platform_name", String(), doc="CL_PLATFORM_NAME of the device's platform (tcfg; not in TVM)."),
+    Attr("driver_version", String(), doc="CL_DRIVER_VERSION (tcfg; not in TVM)."),
+    _limit("vendor_id", "CL_DEVICE_VENDOR_ID (tcfg; not in TVM)."),
 )
 
 OPENCL_FEATURES = (Feature("opencl_c_version", 'The OpenCL C version kernels are compiled as, as text ("1.2").'),)
