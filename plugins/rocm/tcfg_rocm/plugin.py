@@ -49,3 +49,11 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[
     if sources is not None:
         return [gpu.spec() for text in sources.get("rocminfo", ()) for gpu in parse_rocminfo(text)]
     return [gpu.spec() for gpu in detect_gpus()]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """rocm code: LLVM's target-ID rule (same gfx processor; xnack/sramecc given alike)."""
+    from tcfg_rocm.running import target_runs_on
+
+    return target_runs_on(code, machine)
