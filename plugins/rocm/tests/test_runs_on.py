@@ -50,8 +50,12 @@ def test_runs_on_agrees_with_the_offload_bundler(tmp_path: Path) -> None:
         device, bundle = tmp_path / f"d{index}.bin", tmp_path / f"b{index}.o"
         device.write_text(f"code object for {target_id}\n")
         subprocess.run(
-            [bundler, "-type=o", f"-targets=host-x86_64-unknown-linux-gnu,{KIND}{target_id}"]
-            + [f"-input={host}", f"-input={device}", f"-output={bundle}"],
+            [
+                bundler,
+                "-type=o",
+                f"-targets=host-x86_64-unknown-linux-gnu,{KIND}{target_id}",
+                *(f"-input={host}", f"-input={device}", f"-output={bundle}"),
+            ],
             check=True,
         )
         bundles.append(str(bundle))
