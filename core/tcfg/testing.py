@@ -5,7 +5,7 @@
 - :func:`manifest` — the ``tcfg.provides`` entries a plugin's registrations need;
 - :func:`fake_distribution` — an installed-looking distribution (a ``*.dist-info`` folder
   and module files) in a directory, to put on ``sys.path`` or a subprocess's ``PYTHONPATH``;
-- :func:`assembler_accepts` and :func:`runs_on_disagreements` — check a plugin's
+- :func:`assembler_accepts`, :func:`compiler_accepts` and :func:`runs_on_disagreements` — check a plugin's
   ``runs_on`` against what an assembler (or compiler) accepts for each target.
 
 A plugin's own test suite can start with::
@@ -20,6 +20,7 @@ A plugin's own test suite can start with::
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import subprocess
 import warnings
@@ -32,6 +33,7 @@ import tcfg
 __all__ = [
     "assembler_accepts",
     "check_plugin",
+    "compiler_accepts",
     "fake_distribution",
     "manifest",
     "registry_with",
@@ -166,17 +168,29 @@ def assembler_accepts(llvm_mc: str, target: tcfg.Target, probes: Mapping[str, st
     """
     flags = target.codegen().to_dict()["llc"]
     keep = [f.replace("-mtriple=", "-triple=", 1) for f in flags if f.startswith(("-mtriple=", "-mcpu=", "-mattr="))]
+    return _accepted([llvm_mc, *keep, "-filetype=null", "-"], probes)
+
+
+def compiler_accepts(clang: str, target: tcfg.Target, probes: Mapping[str, str], preamble: str = "") -> frozenset[str]:
+    """The features whose probe (C source, after ``preamble``) ``clang`` compiles for ``target``.
+
+    ``target``'s codegen gives the flags (its clang flags). clang stops generating code at
+    the first function that needs a feature the target lacks, so each probe is compiled
+    on its own: ask about a few probes at a time.
+    """
+    flags = target.codegen().to_dict()["clang"]
+    argv = [clang, *flags, "-S", "-emit-llvm", "-o", os.devnull, "-x", "c", "-"]
+    return frozenset(name for name in probes if _accepted(argv, {name: probes[name]}, preamble))
+
+
+def _accepted(argv: list[str], probes: Mapping[str, str], preamble: str = "") -> frozenset[str]:
     names = list(probes)
-    run = subprocess.run(
-        [llvm_mc, *keep, "-filetype=null", "-"],
-        input="\n".join(probes[name] for name in names) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    refused = {int(line.split(":")[1]) for line in run.stderr.splitlines() if line.startswith("<stdin>:")}
+    head = preamble.count("\n")
+    text = preamble + "\n".join(probes[name] for name in names) + "\n"
+    run = subprocess.run(argv, input=text, capture_output=True, text=True, check=False)
+    refused = {int(line.split(":")[1]) - head for line in run.stderr.splitlines() if line.startswith("<stdin>:")}
     if run.returncode and not refused:
-        raise AssertionError(f"{llvm_mc} {' '.join(keep)} failed: {run.stderr.strip()}")
+        raise AssertionError(f"{' '.join(argv)} failed: {run.stderr.strip()}")
     return frozenset(name for line, name in enumerate(names, 1) if line not in refused)
 
 
