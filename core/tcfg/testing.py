@@ -37,6 +37,7 @@ __all__ = [
     "fake_distribution",
     "manifest",
     "registry_with",
+    "require_tool",
     "runs_on_disagreements",
 ]
 
@@ -158,6 +159,16 @@ def _wheel_name(name: str) -> str:
     import re
 
     return re.sub(r"[-_.]+", "_", name)
+
+
+def require_tool(name: str, install: str) -> str:
+    """The path of the program ``name``, or skip the calling test saying how to ``install`` it."""
+    import pytest
+
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed ({install})")
+    return path
 
 
 def assembler_accepts(llvm_mc: str, target: tcfg.Target, probes: Mapping[str, str]) -> frozenset[str]:

@@ -8,12 +8,10 @@ extensions must be what the assembler accepts.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 import tcfg
-from tcfg.testing import assembler_accepts, runs_on_disagreements
+from tcfg.testing import assembler_accepts, require_tool, runs_on_disagreements
 from tcfg_riscv.facts import tables
 
 #: An extension -> one instruction that needs it and no other extension the CPUs may have.
@@ -39,10 +37,7 @@ PROBES = {
 
 @pytest.fixture(scope="module")
 def llvm_mc() -> str:
-    path = shutil.which("llvm-mc-22")
-    if path is None:
-        pytest.skip("llvm-mc-22 is not installed (apt install llvm-22)")
-    return path
+    return require_tool("llvm-mc-22", "apt install llvm-22")
 
 
 def test_runs_on_agrees_with_llvm_mc_for_every_riscv_cpu(llvm_mc: str) -> None:

@@ -10,13 +10,13 @@ target ID in turn, and compares what it extracts with ``runs_on``.
 from __future__ import annotations
 
 import itertools
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 import tcfg
+from tcfg.testing import require_tool
 from tcfg_rocm.facts import processor
 
 PROCESSORS = ("gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100")
@@ -33,10 +33,8 @@ def _target_ids(name: str) -> list[str]:
 
 
 def _tools() -> tuple[str, str, str]:
-    found = [shutil.which(name) for name in ("clang-offload-bundler-22", "clang-22", "llvm-ar")]
-    if None in found:
-        pytest.skip("clang-offload-bundler-22, clang-22 and llvm-ar are needed (apt install clang-22 llvm)")
-    return found[0], found[1], found[2]  # type: ignore[return-value]
+    hint = "apt install clang-22 llvm"
+    return tuple(require_tool(name, hint) for name in ("clang-offload-bundler-22", "clang-22", "llvm-ar"))  # type: ignore[return-value]
 
 
 def test_runs_on_agrees_with_the_offload_bundler(tmp_path: Path) -> None:

@@ -11,14 +11,13 @@ first has. For pairs that do not run, clang refuses an intrinsic the code's CPU 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import tcfg
-from tcfg.testing import compiler_accepts, runs_on_disagreements
+from tcfg.testing import compiler_accepts, require_tool, runs_on_disagreements
 from tcfg_x86.facts import tables
 
 PREAMBLE = "#include <immintrin.h>\n"
@@ -49,10 +48,7 @@ PROBES = {
 
 @pytest.fixture(scope="module")
 def clang() -> str:
-    path = shutil.which("clang-22")
-    if path is None:
-        pytest.skip("clang-22 is not installed (apt install clang-22)")
-    return path
+    return require_tool("clang-22", "apt install clang-22")
 
 
 def _macros(clang: str, cpu: tcfg.Target) -> frozenset[str]:
