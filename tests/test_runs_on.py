@@ -8,11 +8,12 @@ order ``pick`` uses, and the tuning-log lookup.
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import pytest
 
 import tcfg
-from tcfg.plugin import Attr, Integer, TargetKind, hookimpl
+from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, Integer, TargetKind, hookimpl
 from tcfg.testing import registry_with
 
 
@@ -151,3 +152,23 @@ def test_tuning_records_for_a_machine() -> None:
     assert system.target().kind.name == "composite" and system.runs_on(tcfg.Target("aws/p4d.24xlarge"))
     with pytest.raises(tcfg.TargetError, match=r"records\[0\] is str, not a TuningRecord"):
         tcfg.TuningRecord.running_on(["x"], h100)  # type: ignore[list-item]
+
+
+def test_a_cpu_feature_the_rule_cannot_compare_is_an_error_naming_it() -> None:
+    """Another plugin's derive hook adds a non-boolean feature to CPU targets: the CPU rule does not guess."""
+    aarch64 = pytest.importorskip("tcfg_aarch64.plugin")
+
+    @hookimpl
+    def tcfg_register_features(register: Any) -> None:
+        register(Feature("vendor_note", "A note some vendor adds to CPU targets."))
+
+    @hookimpl
+    def tcfg_derive_target(request: DeriveRequest) -> Derived | None:
+        return Derived(features={"vendor_note": "tuned"}) if request.kind == "llvm" else None
+
+    noter = types.SimpleNamespace(tcfg_register_features=tcfg_register_features, tcfg_derive_target=tcfg_derive_target)
+    reg = registry_with(aarch64, noter)
+    code = tcfg.Target("llvm -mtriple=aarch64-linux-gnu", registry=reg)
+    with pytest.raises(tcfg.TargetError, match="the feature 'vendor_note' = 'tuned' is not a boolean"):
+        code.runs_on(code)
+    assert code.codegen().triple == "aarch64-linux-gnu"  # the aarch64 plugin keeps working

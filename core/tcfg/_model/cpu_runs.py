@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from tcfg._base.errors import TargetError
 from tcfg._model.cpu import arch_family
 
 __all__ = ["cpu_runs_on", "triple_abi"]
@@ -76,8 +77,9 @@ def cpu_runs_on(
     feature true in ``code`` is true in ``machine``, and each feature in ``at_least`` (a version such as
     ``"8.2"`` or a number) is at least as high in ``machine``. Features in ``ignore``
     (descriptions such as the architecture's name, or tuning preferences) are not compared.
-    A non-boolean feature of ``code`` in none of the three is a ``ValueError``: the plugin
-    must say how it compares.
+    A non-boolean feature of ``code`` in none of the three (say, one another plugin's
+    derive hook adds) is a :class:`tcfg.TargetError` naming it: the question has no
+    answer until the plugin says how the feature compares.
     """
     code_triple = code.codegen().triple
     if arch_family(code_triple) not in arches:
@@ -100,15 +102,16 @@ def cpu_runs_on(
         if name in at_least:
             want, have = _version(value), _version(found.get(name))
             if want is None:
-                raise ValueError(f"feature {name!r} = {value!r} of {str(code)!r} is not a version or number")
+                raise TargetError(f"runs_on: feature {name!r} = {value!r} of {str(code)!r} is not a version or number")
             if have is None or have < want:
                 return False
         elif value is True:
             if found.get(name) is not True:
                 return False
         else:
-            raise ValueError(
-                f"feature {name!r} = {value!r} of {str(code)!r} is not a boolean and is in none of "
-                "same, at_least or ignore: say how it compares"
+            raise TargetError(
+                f"runs_on({str(code)!r}, {str(machine)!r}): the feature {name!r} = {value!r} is not a "
+                "boolean, and the CPU plugin does not say how it compares (cpu_runs_on's same, at_least "
+                "or ignore); report it to the plugin that derives it"
             )
     return True
