@@ -12,7 +12,7 @@ import pytest
 
 import tcfg
 from tcfg.testing import assembler_accepts, require_tool, runs_on_disagreements
-from tcfg_aarch64.facts import aarch64, load, system_register_features
+from tcfg_aarch64.facts import aarch64, arm, load, system_register_features
 
 #: A feature -> one instruction that needs it (for SVE and SVE2, one not legal in SME's streaming mode).
 PROBES = {
@@ -48,6 +48,30 @@ def test_runs_on_agrees_with_llvm_mc_for_every_aarch64_cpu(llvm_mc: str) -> None
     assert not runs_on_disagreements(accepted, [*PROBES, *table], exempt=system_register_features())
     pairs = [(a.runs_on(b), a, b) for a in cpus[::7] for b in cpus[::5]]
     assert any(ok for ok, *_ in pairs) and not all(ok for ok, *_ in pairs)
+
+
+#: 32-bit Arm (A32, unified syntax): a feature -> one instruction that needs it.
+ARM_PROBES = {
+    "neon": "vadd.i32 q0, q1, q2",
+    "vfp4": "vfma.f32 s0, s1, s2",
+    "fp64": "vadd.f64 d0, d1, d2",
+    "hwdiv_arm": "sdiv r0, r1, r2",
+    "crc": "crc32b r0, r1, r2",
+    "aes": "aese.8 q0, q1",
+    "dotprod": "vsdot.s8 d0, d1, d2",
+    "fullfp16": "vadd.f16 s0, s1, s2",
+    "i8mm": "vsmmla.s8 q0, q1, q2",
+    "bf16": "vdot.bf16 d0, d1, d2",
+}
+
+
+def test_runs_on_agrees_with_llvm_mc_for_every_32_bit_a_profile_cpu(llvm_mc: str) -> None:
+    cpus = [tcfg.Target(f"llvm -mtriple=arm-linux-gnueabihf -mcpu={cpu}") for cpu in sorted(arm().cpus)]
+    cpus = [cpu for cpu in cpus if cpu.features["profile"] == "a"]
+    accepted = {cpu: assembler_accepts(llvm_mc, cpu, ARM_PROBES) for cpu in cpus}
+    assert not runs_on_disagreements(accepted, ARM_PROBES)
+    pairs = [a.runs_on(b) for a in cpus for b in cpus]
+    assert any(pairs) and not all(pairs) and len(cpus) > 20
 
 
 @pytest.mark.parametrize(
