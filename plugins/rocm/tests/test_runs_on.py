@@ -33,8 +33,8 @@ def _target_ids(name: str) -> list[str]:
 
 
 def _tools() -> tuple[str, str, str]:
-    hint = "apt install clang-22 llvm"
-    return tuple(require_tool(name, hint) for name in ("clang-offload-bundler-22", "clang-22", "llvm-ar"))  # type: ignore[return-value]
+    hint = "apt install clang-22 clang-tools-22 llvm-22"
+    return tuple(require_tool(name, hint) for name in ("clang-offload-bundler-22", "clang-22", "llvm-ar-22"))  # type: ignore[return-value]
 
 
 def test_runs_on_agrees_with_the_offload_bundler(tmp_path: Path) -> None:
