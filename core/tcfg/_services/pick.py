@@ -32,9 +32,10 @@ def pick(builds: Iterable[Target], machine: Target) -> Target | None:
     """The most specialized of ``builds`` that runs on ``machine``, or None if none runs there.
 
     Of the builds that run on ``machine`` (:meth:`Target.runs_on`), the one that is
-    strictly more specialized (:func:`more_specialized`) than the most others of them;
-    a maximal one, since the order is transitive. Among equals, the first in ``builds``
-    wins, so the answer depends only on the builds, their order and the machine.
+    strictly more specialized (:func:`more_specialized`) than the most others of them
+    (where that order is transitive, as each of its two parts is, no build is more
+    specialized than it). Among equals, the first in ``builds`` wins, so the answer
+    depends only on the builds, their order and the machine; equal builds count once.
     ``builds`` must hold Targets only, and ``machine`` be a Target: anything else is a
     :class:`tcfg.TargetError`.
     """
