@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from tcfg._model.compilers import knows as compiler_knows
     from tcfg._model.compilers import undo as undo_drift
     from tcfg._model.compilers import versions as compiler_versions
+    from tcfg._model.cpu_runs import cpu_runs_on
 
 #: Marks a plugin's hook implementation: ``@hookimpl def tcfg_register_kinds(register): ...``
 #: (pluggy's marker for the project ``tcfg``; ``tryfirst``, ``trylast``, ``specname`` as in pluggy).
@@ -87,6 +88,7 @@ __all__ = [
     "compiler_knows",
     "compiler_names",
     "compiler_versions",
+    "cpu_runs_on",
     "describe_choices",
     "feature_name",
     "first_knowing",
@@ -108,6 +110,7 @@ _LAZY = {
     "compiler_knows": ("compilers", "knows"),
     "compiler_names": ("compilers", "known_names"),
     "compiler_versions": ("compilers", "versions"),
+    "cpu_runs_on": ("cpu_runs", "cpu_runs_on"),
     "first_knowing": ("compilers", "first_knowing"),
     "gcc_cpu_options": ("compilers", "gcc_cpu_options"),
     "undo_drift": ("compilers", "undo"),

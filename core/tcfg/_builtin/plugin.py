@@ -123,3 +123,14 @@ def tcfg_codegen(target: Target) -> Codegen | None:
         opt_level=attrs.get("opt-level", 2),
         notes=("no installed plugin knows this architecture: features are passed through as given",),
     )
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """A composite runs on a composite each of whose devices runs one of the composite's devices."""
+    if code.kind.name != "composite":
+        return None
+    if machine.kind.name != "composite":
+        return False
+    devices = code.attrs["devices"]
+    return all(any(device.runs_on(found) for device in devices) for found in machine.attrs["devices"])

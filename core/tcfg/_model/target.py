@@ -286,6 +286,23 @@ class Target:
         missing = object()
         return all(attrs.get(k, missing) == v for k, v in other._config.items())
 
+    def runs_on(self, machine: Target) -> bool:
+        """Whether code built for this target runs on ``machine``, a Target describing a real device.
+
+        The contract's rule, answered by the plugin owning this target's kind or CPU
+        architecture: CPUs need the same architecture and ABI, and every feature this
+        target uses present in ``machine``; CUDA follows the cubin and PTX rules (``sm_90a``
+        code runs only on sm_90; PTX is JIT-compiled forward); ROCm follows LLVM's target-ID
+        rule (same gfx processor; ``xnack``/``sramecc`` given in the code must be given alike in
+        ``machine``); a composite runs on a composite each of whose devices runs one of its
+        devices. Devices of different device types never run each other's code, and this
+        target's host, if any, must run on ``machine``'s host when ``machine`` has one.
+        A ``machine`` that is not a Target, or a kind no installed plugin answers for, is a
+        :class:`tcfg.TargetError`.
+        """
+        answer: bool = self._registry.runs_on(self, machine)
+        return answer
+
     def codegen(self) -> Codegen:
         """The codegen configuration that the plugin owning this kind provides."""
         codegen: Codegen = self._registry.codegen(self)

@@ -58,3 +58,11 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[
             f"{[g.processor for g in smi]}: give recordings of the same machine"
         )
     return [gpu.spec() for gpu in agents or smi]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """rocm code: LLVM's target-ID rule (same gfx processor; xnack/sramecc given alike)."""
+    from tcfg_rocm.running import target_runs_on
+
+    return target_runs_on(code, machine)
