@@ -159,6 +159,27 @@ def test_tcfg_knows_each_tvm_tag_as_the_same_device(name: str) -> None:
     assert {key: why for key, why in differ.items() if (name, key) not in DIFFERENCES} == {}
 
 
+#: Kinds whose tags of TVM's names carry every one of TVM's attributes and keys, spelled alike.
+EXACT_KINDS = ("vulkan", "opencl", "webgpu", "hexagon")
+
+
+@pytest.mark.parametrize("name", [name for name in TVM_TAGS if _export(name)["kind"] in EXACT_KINDS])
+def test_gpu_api_and_hexagon_tags_are_tvms_export_exactly(name: str) -> None:
+    export = _export(name)
+    try:
+        ours = tcfg.Target(name)
+    except (tcfg.UnknownKindError, tcfg.UnknownTagError) as exc:
+        plugin = plugin_of(exc)
+        if plugin is None:
+            raise
+        pytest.skip(f"{name!r} needs {plugin}, which is not installed")
+    assert list(ours.keys) == export["keys"]
+    for attr, value in export.items():
+        if attr not in ("kind", "keys", "tag"):
+            mine = ours.attrs[attr]
+            assert (list(mine) if isinstance(mine, tuple) else mine) == value, attr
+
+
 #: Classic strings as TVM 0.1x/0.2x printed them (the -keys TVM derived included), and the dicts TVM 0.27 takes.
 CLASSIC = [
     (
