@@ -196,7 +196,11 @@ class Features:
         answer = self._answer(name)
         if answer is not None:
             return f"{feature_name(name)} = {answer.value!r} (portable): {answer.why}"
-        value = self[name]
+        return self.vendor_explain(name)
+
+    def vendor_explain(self, name: str) -> str:
+        """:meth:`explain` for the vendor feature ``name`` (never the portable answer of that spelling)."""
+        value = self.vendor(name)
         canonical = self._index.resolve(name) or feature_name(name)
         label = canonical if canonical == feature_name(name) else f"{name} (alias of {canonical})"
         why = self._why.get(canonical)

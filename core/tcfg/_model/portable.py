@@ -27,6 +27,7 @@ __all__ = [
     "Portable",
     "Term",
     "answers",
+    "from_vendor",
     "none",
     "unanswered",
     "vocabulary",
@@ -77,6 +78,16 @@ def vocabulary() -> dict[str, Term]:
 def none(why: str, names: Iterable[str]) -> dict[str, Answer]:
     """``names``, each answered None for the one reason ``why``."""
     return {name: Answer(None, why) for name in names}
+
+
+def from_vendor(features: Any, plugin: str, names: Iterable[str]) -> Answer:
+    """True where the target has one of the vendor features ``names`` (of ``plugin``), saying which and why."""
+    absent = []
+    for name in names:
+        if features.vendor(name) is not False:
+            return Answer(True, f"{plugin}'s {features.vendor_explain(name)}")
+        absent.append(name)
+    return Answer(False, f"the target has none of {plugin}'s {', '.join(absent)}")
 
 
 def answers(target: Any, portable: Portable | None, owner: str) -> dict[str, Answer]:
