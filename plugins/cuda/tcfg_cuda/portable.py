@@ -1,0 +1,58 @@
+"""The portable vocabulary for ``cuda`` and ``nvptx`` targets, read from the arch's features and the target's attributes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcfg.plugin import Answer, Answers, from_vendor, none
+
+__all__ = ["portable"]
+
+_ME = "cuda"
+#: Tensor-core input formats: (the vendor feature, or a compute capability, that gives them; portable names).
+_TENSOR_FORMATS = (("tensor_cores", "fp16"), ("bf16", "bf16"), ("int8_tensor_cores", "int8"), ("fp8", "fp8_e4m3,fp8_e5m2"))
+#: The attributes that answer portable names: (portable name, attribute, what it is).
+_ATTRS = (
+    ("max_threads_per_block", "max_threads_per_block", "-max_threads_per_block"),
+    ("shared_memory_bytes", "max_shared_memory_per_block", "-max_shared_memory_per_block"),
+    ("l2_cache_bytes", "l2_cache_size_bytes", "-l2_cache_size_bytes"),
+    ("cores", "multi_processor_count", "-multi_processor_count (streaming multiprocessors)"),
+)
+
+
+def _capability(features: Any) -> tuple[int, int]:
+    major, minor = str(features.vendor("compute_capability")).split(".")
+    return int(major), int(minor)
+
+
+def portable(target: Any) -> Answers:
+    """Every portable name for an NVIDIA GPU target."""
+    f = target.features
+    cc = _capability(f)
+    arch = f"compute capability {cc[0]}.{cc[1]}"
+    tensor = f.vendor("tensor_cores") is not False
+    int4 = tensor and cc >= (7, 5)
+    formats = [name for feature, name in _TENSOR_FORMATS if f.vendor(feature) is not False] if tensor else []
+    if int4:
+        formats.insert(3, "int4")
+    fp8 = from_vendor(f, _ME, ("fp8",))
+    attrs = target.attrs
+    result = {
+        "fp16": from_vendor(f, _ME, ("fp16",)),
+        "bf16": from_vendor(f, _ME, ("bf16",)),
+        "fp8_e4m3": fp8,
+        "fp8_e5m2": fp8,
+        "fp64": Answer(True, "every CUDA arch executes fp64 in hardware (PTX's .f64 arithmetic)"),
+        "int8_dot": from_vendor(f, _ME, ("dp4a", "int8_tensor_cores")),
+        "int4": Answer(int4, f"tensor-core mma with .s4/.u4 inputs needs sm_75 or later ({arch})"),
+        **none("a CUDA GPU is SIMT: it has no vector registers (see warp_size)", ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits")),
+        "matrix": from_vendor(f, _ME, ("tensor_cores",)),
+        "matrix_engine": Answer("tensor_cores" if tensor else "", f"{_ME}'s tensor_cores is {tensor}"),
+        "matrix_formats": Answer(",".join(formats), f"tensor-core inputs of {arch}: {_ME}'s tensor_cores (fp16), bf16, int8_tensor_cores, fp8; int4 from sm_75"),
+    }
+    warp = attrs.get("thread_warp_size")
+    result["warp_size"] = Answer(warp if warp is not None else 32, "-thread_warp_size" if warp is not None else "every NVIDIA GPU's warp is 32 threads")
+    for name, attr, what in _ATTRS:
+        value = attrs.get(attr)
+        result[name] = Answer(value, f"the target's {what}") if value is not None else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
+    return result
