@@ -20,16 +20,20 @@ _ATTRS = (
 )
 
 
-def _capability(features: Any) -> tuple[int, int]:
-    major, minor = str(features.vendor("compute_capability")).split(".")
-    return int(major), int(minor)
+def _capability(features: Any) -> tuple[int, int] | None:
+    """The compute capability as numbers ("8.6" -> (8, 6)), or None for a target without an arch."""
+    text = features.vendor("compute_capability")
+    if text is False:
+        return None
+    major, _, minor = str(text).partition(".")
+    return int(major), int(minor or 0)
 
 
 def portable(target: Any) -> Answers:
     """Every portable name for an NVIDIA GPU target."""
     f = target.features
-    cc = _capability(f)
-    arch = f"compute capability {cc[0]}.{cc[1]}"
+    cc = _capability(f) or (0, 0)
+    arch = f"compute capability {cc[0]}.{cc[1]}" if cc != (0, 0) else "a target without an arch"
     tensor = f.vendor("tensor_cores") is not False
     int4 = tensor and cc >= (7, 5)
     formats = [name for feature, name in _TENSOR_FORMATS if f.vendor(feature) is not False] if tensor else []
