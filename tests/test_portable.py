@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 import tcfg
@@ -13,10 +15,8 @@ def _targets() -> dict[str, tcfg.Target]:
     found: dict[str, tcfg.Target] = {}
     registry = tcfg.Target("llvm").registry
     for kind in tcfg.list_kinds():
-        try:
+        with contextlib.suppress(tcfg.TargetError):  # a kind with required attributes: its tags cover it
             found[kind] = tcfg.Target(kind)
-        except tcfg.TargetError:
-            pass  # a kind with required attributes: its tags cover it
     found["composite"] = tcfg.Target({"kind": "composite", "devices": ["llvm"]})
     for parser in registry.cpu_parsers():
         for arch in parser.arches:
@@ -56,10 +56,8 @@ def test_a_portable_name_reads_its_answer_and_explains_it() -> None:
 
 def test_the_vocabulary_has_one_meaning_unit_and_type_per_name() -> None:
     terms = vocabulary()
-    for required in (
-        "fp16 bf16 fp8_e4m3 fp8_e5m2 fp64 int8_dot int4 vector_bits scalable_vectors matrix "
-        "warp_size shared_memory_bytes l2_cache_bytes max_threads_per_block cores"
-    ).split():
+    names = "fp16 bf16 fp8_e4m3 fp8_e5m2 fp64 int8_dot int4 vector_bits scalable_vectors matrix warp_size"
+    for required in [*names.split(), "shared_memory_bytes", "l2_cache_bytes", "max_threads_per_block", "cores"]:
         assert required in terms
     for term in terms.values():
         assert term.type in ("bool", "int", "str") and term.meaning
@@ -69,7 +67,7 @@ def test_the_vocabulary_has_one_meaning_unit_and_type_per_name() -> None:
 def test_a_portable_answer_of_the_wrong_type_blames_the_plugin() -> None:
     from tcfg._model.portable import answers
 
-    with pytest.raises(tcfg.PluginError, match="fp16=1 .* fp16 is a bool"):
+    with pytest.raises(tcfg.PluginError, match=r"fp16=1 .* fp16 is a bool"):
         answers("t", lambda target: {"fp16": Answer(1, "x")}, "the kind 'k'")
     with pytest.raises(tcfg.PluginError, match="not portable names"):
         answers("t", lambda target: {"fp17": Answer(True, "x")}, "the kind 'k'")
@@ -77,4 +75,35 @@ def test_a_portable_answer_of_the_wrong_type_blames_the_plugin() -> None:
 
 def test_reading_portable_names_loads_nothing_at_build() -> None:
     target = tcfg.Target("llvm -mtriple=mips-unknown-linux-gnu -num-cores=2")
-    assert target._features is None or target._features._answers is None  # noqa: SLF001
+    assert target._features is None or target._features._answers is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "name", "value", "fact"),
+    [
+        ("amd/mi300x", "bf16", True, "rocm's mai_insts"),
+        ("vulkan/amd-radeon-rx-7800-xt", "fp16", True, "supports_float16"),
+        ("aws/graviton3", "fp16", True, "aarch64's fullfp16"),
+        ("aws/graviton3", "vector_bits", 256, "neoverse-v1 implements 256-bit SVE"),
+        ("aws/graviton4", "scalable_vector_max_bits", 128, "neoverse-v2"),
+        ("llvm -mtriple=aarch64-linux-gnu -mcpu=a64fx", "vector_bits", 512, "a64fx"),
+        ("llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-x280", "scalable_vector_min_bits", 512, "zvl512b"),
+        ("nvidia/a100", "matrix_formats", "fp16,bf16,int8,int4", "tensor-core inputs"),
+    ],
+)
+def test_the_issues_measured_cases(spec: str, name: str, value: object, fact: str) -> None:
+    try:
+        target = tcfg.Target(spec)
+    except tcfg.TargetError as exc:
+        pytest.skip(f"the plugin of {spec} is not installed: {exc}")
+    assert target.features[name] == value
+    assert fact in target.features.explain(name)
+
+
+def test_a_vendor_feature_of_a_portable_spelling_stays_readable() -> None:
+    try:
+        target = tcfg.Target("arm/mps3-an547")
+    except tcfg.TargetError:
+        pytest.skip("tcfg_aarch64 is not installed")
+    assert target.features.vendor("fp16") is True  # Arm's fp16: half-precision conversions (VFP)
+    assert "aarch64's fullfp16" in target.features.explain("fp16")  # portable fp16: arithmetic

@@ -41,10 +41,17 @@ def portable(target: Any) -> Answers:
         "fp8_e5m2": fp8,
         "fp64": from_vendor(f, _ME, ("fp_armv8",) if is64 else ("fp64",)),
         "int8_dot": from_vendor(f, _ME, ("dotprod", "i8mm")),
-        "int4": Answer(False, "no Arm A- or M-profile extension multiplies 4-bit integers (FEAT_SME_LUTv2 only looks them up)"),
+        "int4": Answer(
+            False, "no Arm A- or M-profile extension multiplies 4-bit integers (FEAT_SME_LUTv2 only looks them up)"
+        ),
         "matrix": from_vendor(f, _ME, ("sme",)),
         "matrix_engine": Answer("sme" if sme else "", f"{_ME}'s sme is {sme}"),
-        "matrix_formats": Answer(",".join(formats), "SME's FMOPA/BFMOPA/SMOPA take fp16, bf16, int8; sme_f64f64 adds fp64, sme_f8f32/sme_f8f16 fp8" if sme else "no SME"),
+        "matrix_formats": Answer(
+            ",".join(formats),
+            "SME's FMOPA/BFMOPA/SMOPA take fp16, bf16, int8; sme_f64f64 adds fp64, sme_f8f32/sme_f8f16 fp8"
+            if sme
+            else "no SME",
+        ),
         "l2_cache_bytes": Answer(None, "LLVM's Arm CPU tables do not give cache sizes"),
     }
     return {**result, **_vectors(target, f)}
@@ -56,7 +63,8 @@ def _vectors(target: Any, f: Any) -> Answers:
         bits = sve_bits(mcpu)
         why = f"{_ME}'s {f.vendor_explain('sve')}"
         if bits is None:
-            unfixed = f"SVE lengths are 128 to 2048 bits; the length of {mcpu or 'a target without -mcpu'} is not in tcfg_aarch64's table"
+            core = mcpu or "a target without -mcpu"
+            unfixed = f"SVE lengths are 128 to 2048 bits; the length of {core} is not in tcfg_aarch64's table"
             return {
                 "vector_bits": Answer(None, unfixed),
                 "scalable_vectors": Answer(True, why),
@@ -76,4 +84,8 @@ def _vectors(target: Any, f: Any) -> Answers:
         vector = Answer(0, f"the target has neither {_ME}'s neon nor mve: no vector registers")
     else:
         vector = Answer(128, f"{_ME}'s {f.vendor_explain(simd)} (128-bit registers)")
-    return {"vector_bits": vector, "scalable_vectors": Answer(False, no_sve), **none(no_sve, ("scalable_vector_min_bits", "scalable_vector_max_bits"))}
+    return {
+        "vector_bits": vector,
+        "scalable_vectors": Answer(False, no_sve),
+        **none(no_sve, ("scalable_vector_min_bits", "scalable_vector_max_bits")),
+    }

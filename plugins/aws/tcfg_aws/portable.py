@@ -15,8 +15,24 @@ def portable(target: Any) -> Answers:
     """Every portable name for a Trainium target: the sizes its tag gives; the rest is not recorded."""
     cores = target.attrs.get("num-cores")
     return {
-        **none(_UNSAID, ("fp16", "bf16", "fp8_e4m3", "fp8_e5m2", "fp64", "int8_dot", "int4", "matrix", "matrix_engine", "matrix_formats")),
+        **none(
+            _UNSAID,
+            (
+                "fp16",
+                "bf16",
+                "fp8_e4m3",
+                "fp8_e5m2",
+                "fp64",
+                "int8_dot",
+                "int4",
+                "matrix",
+                "matrix_engine",
+                "matrix_formats",
+            ),
+        ),
         **none("NeuronCores are not programmed with vector registers or SIMT thread blocks", (*CPU_ONLY, *GPU_ONLY)),
         "l2_cache_bytes": Answer(None, "NeuronCores have software-managed SBUF/PSUM memories, not an L2 cache"),
-        "cores": Answer(cores, "the target's -num-cores (NeuronCores)") if cores is not None else Answer(None, "the target gives no -num-cores"),
+        "cores": Answer(cores, "the target's -num-cores (NeuronCores)")
+        if cores is not None
+        else Answer(None, "the target gives no -num-cores"),
     }

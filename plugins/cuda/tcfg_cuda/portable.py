@@ -1,4 +1,4 @@
-"""The portable vocabulary for ``cuda`` and ``nvptx`` targets, read from the arch's features and the target's attributes."""
+"""The portable vocabulary for ``cuda`` and ``nvptx`` targets, from the arch's features and the attributes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ __all__ = ["portable"]
 
 _ME = "cuda"
 #: Tensor-core input formats: (the vendor feature, or a compute capability, that gives them; portable names).
-_TENSOR_FORMATS = (("tensor_cores", "fp16"), ("bf16", "bf16"), ("int8_tensor_cores", "int8"), ("fp8", "fp8_e4m3,fp8_e5m2"))
+_TENSOR_FORMATS = (
+    ("tensor_cores", "fp16"),
+    ("bf16", "bf16"),
+    ("int8_tensor_cores", "int8"),
+    ("fp8", "fp8_e4m3,fp8_e5m2"),
+)
 #: The attributes that answer portable names: (portable name, attribute, what it is).
 _ATTRS = (
     ("max_threads_per_block", "max_threads_per_block", "-max_threads_per_block"),
@@ -49,14 +54,27 @@ def portable(target: Any) -> Answers:
         "fp64": Answer(True, "every CUDA arch executes fp64 in hardware (PTX's .f64 arithmetic)"),
         "int8_dot": from_vendor(f, _ME, ("dp4a", "int8_tensor_cores")),
         "int4": Answer(int4, f"tensor-core mma with .s4/.u4 inputs needs sm_75 or later ({arch})"),
-        **none("a CUDA GPU is SIMT: it has no vector registers (see warp_size)", ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits")),
+        **none(
+            "a CUDA GPU is SIMT: it has no vector registers (see warp_size)",
+            ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits"),
+        ),
         "matrix": from_vendor(f, _ME, ("tensor_cores",)),
         "matrix_engine": Answer("tensor_cores" if tensor else "", f"{_ME}'s tensor_cores is {tensor}"),
-        "matrix_formats": Answer(",".join(formats), f"tensor-core inputs of {arch}: {_ME}'s tensor_cores (fp16), bf16, int8_tensor_cores, fp8; int4 from sm_75"),
+        "matrix_formats": Answer(
+            ",".join(formats),
+            f"tensor-core inputs of {arch}: {_ME}'s tensor_cores (fp16), bf16, int8_tensor_cores, fp8; int4 from sm_75",
+        ),
     }
     warp = attrs.get("thread_warp_size")
-    result["warp_size"] = Answer(warp if warp is not None else 32, "-thread_warp_size" if warp is not None else "every NVIDIA GPU's warp is 32 threads")
+    result["warp_size"] = Answer(
+        warp if warp is not None else 32,
+        "-thread_warp_size" if warp is not None else "every NVIDIA GPU's warp is 32 threads",
+    )
     for name, attr, what in _ATTRS:
         value = attrs.get(attr)
-        result[name] = Answer(value, f"the target's {what}") if value is not None else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
+        result[name] = (
+            Answer(value, f"the target's {what}")
+            if value is not None
+            else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
+        )
     return result

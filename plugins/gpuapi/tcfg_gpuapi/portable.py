@@ -36,7 +36,9 @@ def _common(target: Any, api: str) -> dict[str, Answer]:
         "warp_size": Answer(warp, f"the target's -thread_warp_size ({api} subgroup size)")
         if warp is not None and warp > 1
         else Answer(None, f"the target gives no -thread_warp_size above 1 (its {api} subgroup size is not known)"),
-        "max_threads_per_block": _attr(target, "max_threads_per_block" if api != "WebGPU" else "max_num_threads", "workgroup size limit"),
+        "max_threads_per_block": _attr(
+            target, "max_threads_per_block" if api != "WebGPU" else "max_num_threads", "workgroup size limit"
+        ),
         "shared_memory_bytes": _attr(target, "max_shared_memory_per_block", "workgroup memory"),
         "l2_cache_bytes": Answer(None, f"{api} does not report cache sizes"),
         "cores": Answer(None, f"TVM's {api} attributes do not give the device's compute units"),
@@ -53,11 +55,16 @@ def vulkan(target: Any) -> Answers:
     result["fp8_e4m3"] = result["fp8_e5m2"] = Answer(None, unsaid.format("VK_EXT_shader_float8"))
     result["int4"] = Answer(None, unsaid.format("cooperative matrix component types"))
     matrix = result["matrix"].value
-    result["matrix_engine"] = Answer("cooperative_matrix" if matrix else "" if matrix is False else None, result["matrix"].why)
+    result["matrix_engine"] = Answer(
+        "cooperative_matrix" if matrix else "" if matrix is False else None, result["matrix"].why
+    )
     result["matrix_formats"] = (
         Answer("", result["matrix"].why)
         if matrix is False
-        else Answer(None, unsaid.format("the cooperative matrix component types (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"))
+        else Answer(
+            None,
+            unsaid.format("the cooperative matrix component types (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"),
+        )
     )
     return result
 
@@ -65,21 +72,36 @@ def vulkan(target: Any) -> Answers:
 def opencl(target: Any) -> Answers:
     """Every portable name for an OpenCL device: TVM's opencl attributes give its limits, not its formats."""
     unsaid = "TVM's opencl attributes do not give the device's extensions (cl_khr_fp16, cl_khr_fp64, ...)"
-    formats = ("fp16", "bf16", "fp8_e4m3", "fp8_e5m2", "fp64", "int8_dot", "int4", "matrix", "matrix_engine", "matrix_formats")
+    formats = (
+        "fp16",
+        "bf16",
+        "fp8_e4m3",
+        "fp8_e5m2",
+        "fp64",
+        "int8_dot",
+        "int4",
+        "matrix",
+        "matrix_engine",
+        "matrix_formats",
+    )
     return {**_common(target, "OpenCL"), **none(unsaid, formats)}
 
 
 def webgpu(target: Any) -> Answers:
-    """Every portable name for a WebGPU device: WGSL has no fp64, int8 dot or matrix types; f16 is an adapter feature."""
+    """Every portable name for a WebGPU device: WGSL has no fp64 or matrix types; f16 is an adapter feature."""
     wgsl = "WGSL (W3C, 2025) has no {}"
     return {
         **_common(target, "WebGPU"),
-        "fp16": Answer(None, "f16 is the adapter's optional 'shader-f16' feature, which TVM's webgpu attributes do not give"),
+        "fp16": Answer(
+            None, "f16 is the adapter's optional 'shader-f16' feature, which TVM's webgpu attributes do not give"
+        ),
         "bf16": Answer(False, wgsl.format("bfloat16 type")),
         "fp8_e4m3": Answer(False, wgsl.format("8-bit float type")),
         "fp8_e5m2": Answer(False, wgsl.format("8-bit float type")),
         "fp64": Answer(False, wgsl.format("f64 type")),
-        "int8_dot": Answer(None, "WGSL's dot4I8Packed exists on every adapter, but whether it is one instruction is not reported"),
+        "int8_dot": Answer(
+            None, "WGSL's dot4I8Packed exists on every adapter, but whether it is one instruction is not reported"
+        ),
         "int4": Answer(False, wgsl.format("4-bit integer type")),
         "matrix": Answer(False, wgsl.format("cooperative matrix type")),
         "matrix_engine": Answer("", wgsl.format("cooperative matrix type")),

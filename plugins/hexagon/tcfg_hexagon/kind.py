@@ -9,7 +9,18 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from tcfg.plugin import Answers, Attr, Derived, DeriveRequest, Feature, FeatureValue, Integer, String, StringList, TargetKind
+from tcfg.plugin import (
+    Answers,
+    Attr,
+    Derived,
+    DeriveRequest,
+    Feature,
+    FeatureValue,
+    Integer,
+    String,
+    StringList,
+    TargetKind,
+)
 from tcfg_hexagon.facts import default_cpu
 from tcfg_hexagon.resolve import resolve
 

@@ -22,10 +22,14 @@ def portable(target: Any) -> Answers:
         "fp16": from_vendor(f, _ME, ("hvx_ieee_fp",)),
         **none(_UNSAID, ("bf16", "fp8_e4m3", "fp8_e5m2", "int4", "fp64", "matrix", "matrix_engine", "matrix_formats")),
         "int8_dot": from_vendor(f, _ME, ("hvx",)),
-        "vector_bits": Answer(int(length) * 8, f"{_ME}'s {f.vendor_explain('hvx_length')} (bytes)") if hvx and length is not False else Answer(0, "HVX is off: no vector registers"),
+        "vector_bits": Answer(int(length) * 8, f"{_ME}'s {f.vendor_explain('hvx_length')} (bytes)")
+        if hvx and length is not False
+        else Answer(0, "HVX is off: no vector registers"),
         "scalable_vectors": Answer(False, "HVX vectors are 64 or 128 bytes, fixed at compile time"),
         **none("HVX vectors have fixed lengths", ("scalable_vector_min_bits", "scalable_vector_max_bits")),
         **none("a Hexagon DSP runs threads independently: no SIMT thread blocks", GPU_ONLY),
-        "cores": Answer(cores, "the target's -num-cores") if cores is not None else Answer(None, "the target gives no -num-cores"),
+        "cores": Answer(cores, "the target's -num-cores")
+        if cores is not None
+        else Answer(None, "the target gives no -num-cores"),
         "l2_cache_bytes": Answer(None, _UNSAID),
     }

@@ -29,16 +29,25 @@ def portable(target: Any) -> Answers:
         "matrix_engine": Answer("", "no RISC-V matrix extension"),
         "matrix_formats": Answer("", "no RISC-V matrix extension"),
         "l2_cache_bytes": Answer(None, "LLVM's RISC-V CPU tables do not give cache sizes"),
-        "scalable_vectors": Answer(vector is not None, f"{_ME}'s {f.vendor_explain(vector)}" if vector else "the target has no RISC-V vector extension (v, zve*)"),
+        "scalable_vectors": Answer(
+            vector is not None,
+            f"{_ME}'s {f.vendor_explain(vector)}" if vector else "the target has no RISC-V vector extension (v, zve*)",
+        ),
     }
     if vector is None:
         no = "the target has no RISC-V vector extension (v, zve*)"
-        return {**result, "vector_bits": Answer(0, no), **none(no, ("scalable_vector_min_bits", "scalable_vector_max_bits"))}
+        return {
+            **result,
+            "vector_bits": Answer(0, no),
+            **none(no, ("scalable_vector_min_bits", "scalable_vector_max_bits")),
+        }
     vlen = max(n for n in _ZVL if f.vendor(f"zvl{n}b") is not False)
     zvl = f"{_ME}'s {f.vendor_explain(f'zvl{vlen}b')} (__riscv_v_min_vlen)"
     return {
         **result,
-        "vector_bits": Answer(None, f"RVV's VLEN is at least {vlen} (Zvl{vlen}b); the implementation's VLEN is not in LLVM's CPU tables"),
+        "vector_bits": Answer(
+            None, f"RVV's VLEN is at least {vlen} (Zvl{vlen}b); the implementation's VLEN is not in LLVM's CPU tables"
+        ),
         "scalable_vector_min_bits": Answer(vlen, zvl),
         "scalable_vector_max_bits": Answer(65536, "the RISC-V V specification's largest VLEN"),
     }

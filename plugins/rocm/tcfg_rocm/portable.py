@@ -31,7 +31,11 @@ def _matrix(f: Any) -> tuple[str, list[str], str]:
             formats.append("fp64")
         return "mfma", formats, "mai_insts (MFMA: fp16, bf16, int8), fp8_insts (fp8), gfx90a_insts (fp64)"
     if _has(f, "gfx12_insts"):
-        return "wmma", ["fp16", "bf16", "int8", "int4", "fp8_e4m3", "fp8_e5m2"], "gfx12_insts (WMMA: fp16, bf16, iu8, iu4, fp8, bf8)"
+        return (
+            "wmma",
+            ["fp16", "bf16", "int8", "int4", "fp8_e4m3", "fp8_e5m2"],
+            "gfx12_insts (WMMA: fp16, bf16, iu8, iu4, fp8, bf8)",
+        )
     if _has(f, "gfx11_insts"):
         return "wmma", ["fp16", "bf16", "int8", "int4"], "gfx11_insts (WMMA: fp16, bf16, iu8, iu4)"
     return "", [], "neither mai_insts (MFMA) nor gfx11_insts/gfx12_insts (WMMA)"
@@ -51,11 +55,16 @@ def portable(target: Any) -> Answers:
         "fp64": Answer(True, "every AMDGPU generation LLVM knows (SI to GFX12) includes FeatureFP64: fp64 in hardware"),
         "int8_dot": from_vendor(f, _ME, ("dot1_insts", "dot7_insts", "dot8_insts", "mai_insts")),
         "int4": from_vendor(f, _ME, ("dot1_insts", "dot7_insts", "dot8_insts", "gfx11_insts", "gfx12_insts")),
-        **none("an AMD GPU is SIMT: it has no vector registers (see warp_size)", ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits")),
+        **none(
+            "an AMD GPU is SIMT: it has no vector registers (see warp_size)",
+            ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits"),
+        ),
         "matrix": Answer(bool(engine), f"{_ME}'s {why}"),
         "matrix_engine": Answer(engine, f"{_ME}'s {why}"),
         "matrix_formats": Answer(",".join(formats), f"{_ME}'s {why}"),
-        "warp_size": Answer(attrs.get("thread_warp_size") or f.vendor("wavefront_size"), f"{_ME}'s {f.vendor_explain('wavefront_size')}"),
+        "warp_size": Answer(
+            attrs.get("thread_warp_size") or f.vendor("wavefront_size"), f"{_ME}'s {f.vendor_explain('wavefront_size')}"
+        ),
     }
     shared = attrs.get("max_shared_memory_per_block")
     result["shared_memory_bytes"] = (
@@ -65,5 +74,9 @@ def portable(target: Any) -> Answers:
     )
     for name, attr, what in _ATTRS:
         value = attrs.get(attr)
-        result[name] = Answer(value, f"the target's {what}") if value is not None else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
+        result[name] = (
+            Answer(value, f"the target's {what}")
+            if value is not None
+            else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
+        )
     return result

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from tcfg.plugin import Answers, AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name, host_triple
+from tcfg.plugin import (
+    Answers,
+    AttributeValueError,
+    CpuParser,
+    Derived,
+    DeriveRequest,
+    Feature,
+    feature_name,
+    host_triple,
+)
 from tcfg_x86.facts import tables
 from tcfg_x86.resolve import resolve
 

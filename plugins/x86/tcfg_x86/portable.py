@@ -35,6 +35,8 @@ def portable(target: Any) -> Answers:
         **none("x86 vector registers have fixed widths", ("scalable_vector_min_bits", "scalable_vector_max_bits")),
         "matrix": from_vendor(f, _ME, ("amx_tile",)),
         "matrix_engine": Answer("amx" if amx else "", f"{_ME}'s amx_tile is {amx}"),
-        "matrix_formats": Answer(",".join(formats), "AMX's tile multiply features " + ", ".join(n for n, _ in _AMX_FORMATS)),
+        "matrix_formats": Answer(
+            ",".join(formats), "AMX's tile multiply features " + ", ".join(n for n, _ in _AMX_FORMATS)
+        ),
         "l2_cache_bytes": Answer(None, "LLVM's x86 CPU tables do not give cache sizes"),
     }
