@@ -90,10 +90,20 @@ def from_vendor(features: Any, plugin: str, names: Iterable[str]) -> Answer:
     return Answer(False, f"the target has none of {plugin}'s {', '.join(absent)}")
 
 
-def answers(target: Any, portable: Portable | None, owner: str) -> dict[str, Answer]:
-    """Every portable name's answer for ``target`` from ``portable`` (of ``owner``: a plugin, for blame)."""
+def answers(target: Any, portable: Portable | None, owner: str, own: Iterable[Any] = ()) -> dict[str, Answer]:
+    """Every portable name's answer for ``target`` from ``portable`` (of ``owner``: a plugin, for blame).
+
+    ``own`` are the features the target's own kind (or CPU parser) declares: one spelled like
+    a portable name answers it where ``portable`` does not (a kind's vendor ``int8_dot``).
+    """
     terms = vocabulary()
-    given: Mapping[str, Answer] = {} if portable is None else portable(target)
+    given: dict[str, Answer] = {} if portable is None else dict(portable(target))
+    for feature in own:
+        if feature.name in terms and feature.name not in given:
+            text = target.features.vendor_explain(feature.name)
+            given[feature.name] = Answer(
+                target.features.vendor(feature.name), f"the same-named feature of {owner}: {text}"
+            )
     wrong = sorted(set(given) - set(terms))
     if wrong:
         raise PluginError(

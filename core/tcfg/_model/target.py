@@ -150,7 +150,7 @@ class Target:
     def _portable(self) -> Answers:
         """The portable vocabulary's answers for this target, from its kind's ``portable`` function."""
         kind = self._kind
-        return answers(self, kind.portable, f"the kind {kind.name!r}")
+        return answers(self, kind.portable, f"the kind {kind.name!r}", kind.features)
 
     @property
     def host(self) -> Target | None:
