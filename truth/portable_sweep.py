@@ -23,11 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import llvm
 from sweep import SweepResult
 
-__all__ = ["AMDGPU", "MACROS", "PTX", "cpu_rows", "macros", "sweep"]
+__all__ = ["MACROS", "cpu_rows", "macros", "ptx_probes", "sweep"]
 
 Macros = dict[str, str]
 
@@ -226,6 +227,86 @@ def _cpu(family: str, workers: int) -> SweepResult:
     return result
 
 
+_PTX_ENTRY = ".visible .entry probe(.param .u64 p)"
+
+
+def _mma(shape: str, types: str, a: int, b: int, c: int) -> str:
+    """A PTX module body with one ``mma.sync`` of ``shape`` and ``types`` (a, b, c: registers per operand)."""
+    acc = "f32" if types.startswith("f32") else "b32"
+    regs = lambda n, r: "{" + ",".join([r] * n) + "}"  # noqa: E731
+    out = "{" + ",".join(f"%d{i}" for i in range(c)) + "}"
+    return (
+        _PTX_ENTRY + " {\n  .reg .b32 %a<2>; .reg ." + acc + f" %d<{c}>; .reg .{acc} %z; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [p]; ld.global.b32 %a0, [%rd1]; ld.global." + acc + " %z, [%rd1+8];\n"
+        f"  mma.sync.aligned.{shape}.row.col.{types} {out}, {regs(a, '%a0')}, {regs(b, '%a0')}, {regs(c, '%z')};\n"
+        "  st.global." + acc + " [%rd1], %d0; ret; }"
+    )
+
+
+def ptx_probes() -> dict[str, str]:
+    """Portable name (or ``matrix:FORMAT``) -> a PTX module body that needs it."""
+    from tcfg_cuda.probes import PROBES
+
+    e4m3 = _mma("m16n8k32", "f32.e4m3.e4m3.f32", 4, 2, 4)
+    e5m2 = _mma("m16n8k32", "f32.e5m2.e5m2.f32", 4, 2, 4)
+    s4 = _mma("m8n8k32", "s32.s4.s4.s32", 1, 1, 2)
+    return {
+        "fp16": PROBES["fp16"],
+        "bf16": PROBES["bf16"],
+        "fp8_e4m3": e4m3,
+        "fp8_e5m2": e5m2,
+        "fp64": _PTX_ENTRY
+        + " {\n  .reg .f64 %d<3>; .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p]; ld.global.f64 %d1, [%rd1];\n"
+        "  fma.rn.f64 %d2, %d1, %d1, %d1; st.global.f64 [%rd1], %d2; ret; }",
+        "int8_dot": PROBES["dp4a"],
+        "int4": s4,
+        "matrix": PROBES["tensor_cores"],
+        "matrix:fp16": PROBES["tensor_cores"],
+        "matrix:bf16": _mma("m16n8k8", "f32.bf16.bf16.f32", 2, 1, 4),
+        "matrix:int8": PROBES["int8_tensor_cores"],
+        "matrix:int4": s4,
+        "matrix:fp8_e4m3": e4m3,
+        "matrix:fp8_e5m2": e5m2,
+    }
+
+
+def _check_arch(ptxas: Any, arch: str) -> tuple[int, list[str]]:
+    import tcfg
+    from cuda_sweep import LATEST_PTX
+    from tcfg_cuda.facts import arch_info
+
+    info = arch_info(arch)
+    renamed = info.renamed_to is not None and tuple(int(p) for p in ptxas.release.split(".")) >= (13, 0)
+    name = info.renamed_to if renamed and info.renamed_to else arch
+    answers = tcfg.Target(f"cuda -arch={arch}").features.portable()
+    formats = str(answers["matrix_formats"].value).split(",")
+    checks, wrong = 0, []
+    for probe, body in ptx_probes().items():
+        ours = answers[probe].value if ":" not in probe else probe.split(":")[1] in formats
+        error = ptxas.assemble(name, LATEST_PTX, body)
+        checks += 1
+        if ours != (error == ""):
+            said = "assembles" if not error else f"fails: {error.splitlines()[0]}"
+            wrong.append(f"cuda -arch={arch}: {probe}: tcfg {ours!r}, ptxas {ptxas.release} {said}")
+    return checks, wrong
+
+
+def _cuda(family: str, workers: int) -> SweepResult:
+    from tcfg_cuda.facts import arch_names
+    from tcfg_cuda.probes import find_ptxas
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        return SweepResult(family, skipped="ptxas not found (CUDA toolkit on PATH or in /usr/local/cuda/bin)")
+    names = arch_names()
+    result = SweepResult(family, cpus=len(names), variants=1, features=len(ptx_probes()))
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for checks, wrong in pool.map(lambda arch: _check_arch(ptxas, arch), names):
+            result.checks += checks
+            result.disagreements += wrong
+    return result
+
+
 def sweep(family: str, workers: int = 2) -> SweepResult:
     """One family of the portable sweep (a missing tool is a skip)."""
-    return {"portable-cpu": _cpu}[family](family, workers)
+    return {"portable-cpu": _cpu, "portable-cuda": _cuda}[family](family, workers)
