@@ -28,7 +28,7 @@ from typing import Any
 import llvm
 from sweep import SweepResult
 
-__all__ = ["MACROS", "cpu_rows", "macros", "ptx_probes", "sweep"]
+__all__ = ["MACROS", "VULKAN_FIELDS", "amdgpu_lines", "amdgpu_truth", "cpu_rows", "macros", "ptx_probes", "sweep"]
 
 Macros = dict[str, str]
 
@@ -159,19 +159,20 @@ def cpu_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
-def _check_cpu(clang: str, row: tuple[str, str, str]) -> tuple[int, list[str]]:
+def _check_cpu(clang: str, row: tuple[str, str, str], registry: Any = None) -> tuple[int, list[str]]:
+    """Every check of one CPU (``registry``: where to build its target; None, the default one)."""
     import tcfg
 
     plugin, triple, cpu = row
     try:
-        target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}")
+        target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}", registry=registry)
     except tcfg.TargetError:
         if plugin == "riscv":  # a 32-bit core named without rv32: try the other width
             triple = "riscv32-unknown-elf" if triple.startswith("riscv64") else "riscv64-unknown-linux-gnu"
-            target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}")
+            target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}", registry=registry)
         elif plugin == "x86":
             triple = "i686-unknown-linux-gnu"
-            target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}")
+            target = tcfg.Target(f"llvm -mtriple={triple} -mcpu={cpu}", registry=registry)
         else:
             raise
     if plugin == "x86":
@@ -206,7 +207,10 @@ def _check_cpu(clang: str, row: tuple[str, str, str]) -> tuple[int, list[str]]:
     bits = answers["vector_bits"].value
     if plugin == "arm" and "__ARM_FEATURE_SVE" in found and bits is not None:
         checks += 1
-        sized = macros(clang, triple, f"-mcpu={cpu}", f"-msve-vector-bits={bits}").get("__ARM_FEATURE_SVE_BITS")
+        try:
+            sized = macros(clang, triple, f"-mcpu={cpu}", f"-msve-vector-bits={bits}").get("__ARM_FEATURE_SVE_BITS")
+        except RuntimeError as refused:  # not an SVE length clang accepts
+            sized = str(refused)
         if sized != str(bits):
             wrong.append(
                 f"{cpu}: vector_bits {bits}: clang-22 -msve-vector-bits={bits} gives __ARM_FEATURE_SVE_BITS={sized}"
@@ -230,15 +234,18 @@ def _cpu(family: str, workers: int) -> SweepResult:
 _PTX_ENTRY = ".visible .entry probe(.param .u64 p)"
 
 
+def _regs(count: int, register: str) -> str:
+    return "{" + ",".join([register] * count) + "}"
+
+
 def _mma(shape: str, types: str, a: int, b: int, c: int) -> str:
     """A PTX module body with one ``mma.sync`` of ``shape`` and ``types`` (a, b, c: registers per operand)."""
     acc = "f32" if types.startswith("f32") else "b32"
-    regs = lambda n, r: "{" + ",".join([r] * n) + "}"  # noqa: E731
     out = "{" + ",".join(f"%d{i}" for i in range(c)) + "}"
     return (
         _PTX_ENTRY + " {\n  .reg .b32 %a<2>; .reg ." + acc + f" %d<{c}>; .reg .{acc} %z; .reg .b64 %rd<2>;\n"
         "  ld.param.u64 %rd1, [p]; ld.global.b32 %a0, [%rd1]; ld.global." + acc + " %z, [%rd1+8];\n"
-        f"  mma.sync.aligned.{shape}.row.col.{types} {out}, {regs(a, '%a0')}, {regs(b, '%a0')}, {regs(c, '%z')};\n"
+        f"  mma.sync.aligned.{shape}.row.col.{types} {out}, {_regs(a, '%a0')}, {_regs(b, '%a0')}, {_regs(c, '%z')};\n"
         "  st.global." + acc + " [%rd1], %d0; ret; }"
     )
 
@@ -270,15 +277,17 @@ def ptx_probes() -> dict[str, str]:
     }
 
 
-def _check_arch(ptxas: Any, arch: str) -> tuple[int, list[str]]:
-    import tcfg
+def _check_arch(ptxas: Any, arch: str, registry: Any = None) -> tuple[int, list[str]]:
+    """Every check of one CUDA arch (``registry``: where to build its target; None, the default one)."""
     from cuda_sweep import LATEST_PTX
+
+    import tcfg
     from tcfg_cuda.facts import arch_info
 
     info = arch_info(arch)
     renamed = info.renamed_to is not None and tuple(int(p) for p in ptxas.release.split(".")) >= (13, 0)
     name = info.renamed_to if renamed and info.renamed_to else arch
-    answers = tcfg.Target(f"cuda -arch={arch}").features.portable()
+    answers = tcfg.Target(f"cuda -arch={arch}", registry=registry).features.portable()
     formats = str(answers["matrix_formats"].value).split(",")
     checks, wrong = 0, []
     for probe, body in ptx_probes().items():
@@ -307,6 +316,173 @@ def _cuda(family: str, workers: int) -> SweepResult:
     return result
 
 
+#: Operand patterns tried for each matrix instruction (the widths differ by generation and shape).
+_MATRIX_OPERANDS = (
+    "a[0:31], v0, v1, a[0:31]",
+    "a[0:31], v[0:1], v[2:3], a[0:31]",
+    "a[0:15], v0, v1, a[0:15]",
+    "a[0:15], v[0:1], v[2:3], a[0:15]",
+    "a[0:15], v[0:3], v[4:7], a[0:15]",
+    "a[0:7], v[0:1], v[2:3], a[0:7]",
+    "v[0:7], v[8:15], v[16:23], v[0:7]",
+    "v[0:7], v[8:11], v[12:15], v[0:7]",
+    "v[0:7], v[8:9], v[10:11], v[0:7]",
+    "v[0:7], v8, v9, v[0:7]",
+    "v[0:7], v[8:15], v[16:23], v[24:31]",
+    "v[0:7], v[8:23], v[24:39], v[0:7]",
+    "v[0:7], v[8:11], v[12:15], v[16:23]",
+)
+#: The matrix instructions of each format, every AMDGPU generation's spelling (MFMA gfx908-gfx950, WMMA gfx11-gfx1250).
+_AMDGPU_MATRIX = {
+    "fp16": ("v_mfma_f32_32x32x8f16", "v_mfma_f32_32x32x8_f16", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x32_f16"),
+    "bf16": (
+        "v_mfma_f32_32x32x2bf16",
+        "v_mfma_f32_32x32x4bf16",
+        "v_mfma_f32_32x32x8bf16_1k",
+        "v_mfma_f32_32x32x8_bf16",
+        "v_mfma_f32_32x32x16_bf16",
+        "v_wmma_f32_16x16x16_bf16",
+        "v_wmma_f32_16x16x32_bf16",
+    ),
+    "int8": (
+        "v_mfma_i32_32x32x8i8",
+        "v_mfma_i32_32x32x16_i8",
+        "v_mfma_i32_32x32x32_i8",
+        "v_wmma_i32_16x16x16_iu8",
+        "v_wmma_i32_16x16x64_iu8",
+    ),
+    "int4": ("v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x32_iu4"),
+    "fp8_e4m3": ("v_mfma_f32_32x32x16_fp8_fp8", "v_wmma_f32_16x16x16_fp8_fp8", "v_wmma_f32_16x16x64_fp8_fp8"),
+    "fp8_e5m2": ("v_mfma_f32_32x32x16_bf8_bf8", "v_wmma_f32_16x16x16_bf8_bf8", "v_wmma_f32_16x16x64_bf8_bf8"),
+    "fp64": ("v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64"),
+}
+#: Non-matrix instructions that answer a portable name (the matrix ones of its format answer it too).
+_AMDGPU_OTHER = {
+    "fp16": ("v_add_f16 v0, v1, v2", "v_add_f16 v0.l, v1.l, v2.l", "v_pk_add_f16 v0, v1, v2"),
+    "bf16": ("v_dot2_f32_bf16 v0, v1, v2, v3", "v_pk_add_bf16 v0, v1, v2"),
+    "fp8_e4m3": ("v_dot4_f32_fp8_fp8 v0, v1, v2, v3",),
+    "fp8_e5m2": ("v_dot4_f32_bf8_bf8 v0, v1, v2, v3",),
+    "fp64": ("v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]",),
+    "int8_dot": ("v_dot4_i32_i8 v0, v1, v2, v3", "v_dot4_i32_iu8 v0, v1, v2, v3", "v_dot4_u32_u8 v0, v1, v2, v3"),
+    "int4": ("v_dot8_i32_i4 v0, v1, v2, v3", "v_dot8_i32_iu4 v0, v1, v2, v3", "v_dot8_u32_u4 v0, v1, v2, v3"),
+}
+
+
+def amdgpu_lines() -> list[tuple[str, str]]:
+    """(what it shows, an assembly line) for every candidate instruction."""
+    lines = [
+        (f"matrix:{fmt}", f"{m} {ops}") for fmt, ms in _AMDGPU_MATRIX.items() for m in ms for ops in _MATRIX_OPERANDS
+    ]
+    return lines + [(name, line) for name, ls in _AMDGPU_OTHER.items() for line in ls]
+
+
+def amdgpu_truth(mc: str, processor: str) -> dict[str, object]:
+    """What llvm-mc-22 assembles for ``processor``: each portable name's truth and its matrix formats."""
+    lines = amdgpu_lines()
+    done = llvm.run(
+        [mc, "-arch=amdgcn", f"-mcpu={processor}", "-o", "/dev/null"], "\n".join(line for _, line in lines) + "\n"
+    )
+    failed = {int(n) for n in re.findall(r"^<stdin>:(\d+):", done.stderr, re.M)}
+    shown = {what for index, (what, _) in enumerate(lines, 1) if index not in failed}
+    formats = [fmt for fmt in _AMDGPU_MATRIX if f"matrix:{fmt}" in shown]
+    truth: dict[str, object] = {name: name in shown or (name in formats) for name in _AMDGPU_OTHER}
+    truth["int8_dot"] = bool(truth["int8_dot"]) or "int8" in formats
+    truth["matrix"] = bool(formats)
+    truth["matrix_formats"] = set(formats)
+    return truth
+
+
+def _check_processor(mc: str, processor: str, registry: Any = None) -> tuple[int, list[str]]:
+    """Every check of one gfx processor (``registry``: where to build its target; None, the default one)."""
+    import tcfg
+
+    answers = tcfg.Target(f"rocm -mcpu={processor}", registry=registry).features.portable()
+    truth = amdgpu_truth(mc, processor)
+    checks, wrong = 0, []
+    for name, value in truth.items():
+        ours: object = answers[name].value
+        if name == "matrix_formats":
+            ours = set(filter(None, str(ours).split(",")))
+        checks += 1
+        if ours != value:
+            wrong.append(f"rocm -mcpu={processor}: {name}: tcfg {ours!r}, llvm-mc-22 assembles {value!r}")
+    return checks, wrong
+
+
+def _amdgpu(family: str, workers: int) -> SweepResult:
+    from tcfg_rocm.facts import processor_names
+
+    mc = llvm.find("llvm-mc-22")
+    if mc is None:
+        return SweepResult(family, skipped="llvm-mc-22 not found")
+    names = processor_names()
+    result = SweepResult(family, cpus=len(names), variants=1, features=len(_AMDGPU_OTHER) + 2)
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for checks, wrong in pool.map(lambda name: _check_processor(mc, name), names):
+            result.checks += checks
+            result.disagreements += wrong
+    return result
+
+
+#: Portable name -> the Vulkan feature or limit (a field of vulkaninfo's profile JSON) that says it.
+VULKAN_FIELDS = {
+    "fp16": "shaderFloat16",
+    "fp64": "shaderFloat64",
+    "int8_dot": "shaderIntegerDotProduct",
+    "matrix": "cooperativeMatrix",
+    "warp_size": "subgroupSize",
+    "max_threads_per_block": "maxComputeWorkGroupInvocations",
+    "shared_memory_bytes": "maxComputeSharedMemorySize",
+}
+
+
+def _field(tree: object, name: str) -> object:
+    """The first value of the key ``name`` anywhere in ``tree`` (None: absent)."""
+    if isinstance(tree, dict):
+        if name in tree:
+            return tree[name]
+        for value in tree.values():
+            found = _field(value, name)
+            if found is not None:
+                return found
+    return None
+
+
+def _vulkan(family: str, workers: int) -> SweepResult:
+    import json
+    import tempfile
+
+    import tcfg
+
+    tool = llvm.find("vulkaninfo")
+    if tool is None:
+        return SweepResult(family, skipped="vulkaninfo not found")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = f"{tmp}/device.json"
+        llvm.run([tool, "--json=0", "-o", out], timeout=120)
+        try:
+            with open(out, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError:
+            return SweepResult(family, skipped="vulkaninfo found no Vulkan device (install mesa-vulkan-drivers)")
+    device = json.loads(text)["capabilities"]["device"]
+    targets = [t for t in tcfg.detect(sources={"vulkaninfo": (text,)}) if t.kind.name == "vulkan"]
+    result = SweepResult(family, cpus=len(targets), variants=1, features=len(VULKAN_FIELDS))
+    for target in targets:
+        answers = target.features.portable()
+        for name, field in VULKAN_FIELDS.items():
+            truth = _field(device, field)
+            if name == "matrix" and truth is None:
+                truth = False  # no VK_KHR_cooperative_matrix
+            result.checks += 1
+            if answers[name].value != truth:
+                result.disagreements.append(
+                    f"{target}: {name}: tcfg {answers[name].value!r}, vulkaninfo's {field} = {truth!r}"
+                )
+    return result
+
+
 def sweep(family: str, workers: int = 2) -> SweepResult:
     """One family of the portable sweep (a missing tool is a skip)."""
-    return {"portable-cpu": _cpu, "portable-cuda": _cuda}[family](family, workers)
+    families = {"portable-cpu": _cpu, "portable-cuda": _cuda, "portable-amdgpu": _amdgpu, "portable-vulkan": _vulkan}
+    return families[family](family, workers)

@@ -45,11 +45,29 @@ def _common(target: Any, api: str) -> dict[str, Answer]:
     }
 
 
+def _described(target: Any) -> str | None:
+    """What describes a real device (a tag, or vulkaninfo's vendor, driver or device name), or None."""
+    if target.tag is not None:
+        return f"the tag {target.tag}"
+    attrs = target.attrs
+    if attrs.get("vendor_id") is not None or attrs.get("device_name") or attrs.get("driver_name"):
+        return "the device's description (vulkaninfo's, as tcfg detect writes it)"
+    return None
+
+
 def vulkan(target: Any) -> Answers:
-    """Every portable name for a Vulkan device, from its supports_* attributes (vulkaninfo's features)."""
+    """Every portable name for a Vulkan device, from its supports_* attributes (vulkaninfo's features).
+
+    A target that describes a real device (a tag, or a detected device) lists every feature
+    the device has, so an unset ``supports_*`` is False there; on a bare ``vulkan`` target it
+    is not known (None).
+    """
     result = _common(target, "Vulkan")
+    device = _described(target)
     for name, attr, fact in _VULKAN_FLAGS:
         result[name] = _attr(target, attr, fact)
+        if result[name].value is None and device is not None:
+            result[name] = Answer(False, f"{device} does not set -{attr} ({fact})")
     unsaid = "TVM's vulkan attributes do not say ({})"
     result["bf16"] = Answer(None, unsaid.format("VK_KHR_shader_bfloat16"))
     result["fp8_e4m3"] = result["fp8_e5m2"] = Answer(None, unsaid.format("VK_EXT_shader_float8"))
