@@ -146,9 +146,9 @@ def cpu_rows() -> list[tuple[str, str, str]]:
         hard = entry.fpu != "none"
         rows.append(("arm", f"{entry.triple_arch}-none-eabi{'hf' if hard else ''}", name))
     parsers = {p.name: p for p in tcfg.Target("llvm").registry.cpu_parsers()}
-    for cpu in parsers["x86"].cpu_names():
+    for cpu in parsers["x86"].cpu_names() if "x86" in parsers else ():
         rows.append(("x86", "x86_64-unknown-linux-gnu", cpu))
-    for cpu in parsers["riscv"].cpu_names():
+    for cpu in parsers["riscv"].cpu_names() if "riscv" in parsers else ():
         rows.append(
             (
                 "riscv",
@@ -218,7 +218,17 @@ def _check_cpu(clang: str, row: tuple[str, str, str], registry: Any = None) -> t
     return checks, wrong
 
 
+def _missing(*modules: str) -> str | None:
+    """Why a family cannot run: the first of the plugin ``modules`` that is not installed, or None."""
+    import importlib.util
+
+    absent = next((m for m in modules if importlib.util.find_spec(m) is None), None)
+    return None if absent is None else f"the plugin {absent} is not installed"
+
+
 def _cpu(family: str, workers: int) -> SweepResult:
+    if _missing("tcfg_aarch64"):
+        return SweepResult(family, skipped=str(_missing("tcfg_aarch64")))
     clang = llvm.find("clang-22")
     if clang is None:
         return SweepResult(family, skipped="clang-22 not found")
@@ -301,6 +311,8 @@ def _check_arch(ptxas: Any, arch: str, registry: Any = None) -> tuple[int, list[
 
 
 def _cuda(family: str, workers: int) -> SweepResult:
+    if _missing("tcfg_cuda"):
+        return SweepResult(family, skipped=str(_missing("tcfg_cuda")))
     from tcfg_cuda.facts import arch_names
     from tcfg_cuda.probes import find_ptxas
 
@@ -410,6 +422,8 @@ def _check_processor(mc: str, processor: str, registry: Any = None) -> tuple[int
 
 
 def _amdgpu(family: str, workers: int) -> SweepResult:
+    if _missing("tcfg_rocm"):
+        return SweepResult(family, skipped=str(_missing("tcfg_rocm")))
     from tcfg_rocm.facts import processor_names
 
     mc = llvm.find("llvm-mc-22")
@@ -454,6 +468,8 @@ def _vulkan(family: str, workers: int) -> SweepResult:
 
     import tcfg
 
+    if _missing("tcfg_gpuapi"):
+        return SweepResult(family, skipped=str(_missing("tcfg_gpuapi")))
     tool = llvm.find("vulkaninfo")
     if tool is None:
         return SweepResult(family, skipped="vulkaninfo not found")
