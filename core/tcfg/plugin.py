@@ -32,7 +32,7 @@ from tcfg._model.components import Component
 from tcfg._model.cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
 from tcfg._model.features import Feature, FeatureValue, feature_name
 from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
-from tcfg._model.portable import CPU_ONLY, GPU_ONLY, Answer, Answers, from_vendor, none
+from tcfg._model.portable import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, from_attrs, from_vendor, none
 from tcfg._model.target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
@@ -51,9 +51,12 @@ hookimpl = pluggy.HookimplMarker("tcfg")
 
 __all__ = [
     "CPU_ONLY",
+    "FORMATS",
     "GPU_ONLY",
+    "MATRIX",
     "Answer",
     "Answers",
+    "from_attrs",
     "from_vendor",
     "none",
     "CPU_ATTRS",

@@ -22,7 +22,7 @@ from typing import Any
 from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
 from tcfg._model.features import Feature
 from tcfg._model.kind import Derived, DeriveRequest
-from tcfg._model.portable import CPU_ONLY, GPU_ONLY, Answer, Answers, none, unanswered
+from tcfg._model.portable import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, answers, none, unanswered
 
 __all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "claims", "cpu_portable", "host_triple", "parse_cpu_target"]
 
@@ -184,11 +184,12 @@ def cpu_portable(target: Any) -> Answers:
     if parser is None:
         triple = attrs.get("mtriple")
         what = f"the architecture of {triple!r}" if triple else "this CPU"
-        unknown = "fp16 bf16 fp8_e4m3 fp8_e5m2 fp64 int8_dot int4 matrix matrix_engine matrix_formats l2_cache_bytes"
-        return {**result, **none(f"no installed CPU plugin knows {what}", (*CPU_ONLY, *unknown.split()))}
+        return {
+            **result,
+            **none(f"no installed CPU plugin knows {what}", (*CPU_ONLY, *FORMATS, *MATRIX, "l2_cache_bytes")),
+        }
     given: Answers = plugin_code(partial(_blame, parser, "portable"), partial(parser.portable, target))
-    from tcfg._model.portable import answers  # the CPU parser's own features fill what it leaves
-
+    # the CPU parser's own features spelled like portable names fill what it leaves
     own = answers(target, lambda _: {**result, **given}, f"the CPU parser {parser.name!r}", parser.features)
     return {name: answer for name, answer in own.items() if not unanswered({name: answer})}
 

@@ -20,13 +20,16 @@ from tcfg._base.files import package_json
 
 __all__ = [
     "CPU_ONLY",
+    "FORMATS",
     "GPU_ONLY",
+    "MATRIX",
     "SCALABLE",
     "Answer",
     "Answers",
     "Portable",
     "Term",
     "answers",
+    "from_attrs",
     "from_vendor",
     "none",
     "unanswered",
@@ -56,6 +59,9 @@ Answers: TypeAlias = Mapping[str, Answer]
 #: (A ``Target``; typed ``Any`` here because targets hold their features, which read this module.)
 Portable: TypeAlias = Callable[[Any], Answers]
 
+#: The numeric formats, and the matrix engine's names.
+FORMATS = ("fp16", "bf16", "fp8_e4m3", "fp8_e5m2", "fp64", "int8_dot", "int4")
+MATRIX = ("matrix", "matrix_engine", "matrix_formats")
 #: Names that describe vector registers: SIMT GPUs and accelerators answer them None.
 SCALABLE = ("scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits")
 CPU_ONLY = ("vector_bits", *SCALABLE)
@@ -78,6 +84,23 @@ def vocabulary() -> dict[str, Term]:
 def none(why: str, names: Iterable[str]) -> dict[str, Answer]:
     """``names``, each answered None for the one reason ``why``."""
     return {name: Answer(None, why) for name in names}
+
+
+def from_attrs(target: Any, rows: Iterable[tuple[str, str, str]]) -> dict[str, Answer]:
+    """Portable names read from the target's attributes: ``rows`` of (portable name, attribute, what it is).
+
+    An attribute the target does not set answers None, saying so.
+    """
+    attrs = target.attrs
+    out = {}
+    for name, attr, what in rows:
+        value = attrs.get(attr)
+        out[name] = (
+            Answer(value, f"the target's {what}")
+            if value is not None
+            else Answer(None, f"the target gives no {what} (a tag of a real device does)")
+        )
+    return out
 
 
 def from_vendor(features: Any, plugin: str, names: Iterable[str]) -> Answer:

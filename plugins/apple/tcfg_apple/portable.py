@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import Answer, Answers, from_vendor, none
+from tcfg.plugin import CPU_ONLY, Answer, Answers, from_vendor, none
 
 __all__ = ["portable"]
 
@@ -24,7 +24,7 @@ def portable(target: Any) -> Answers:
         "fp64": Answer(False, f"Metal has no double type on GPUs ({_MSL})"),
         **none(
             "a Metal GPU is SIMT: no vector registers (see warp_size)",
-            ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits"),
+            CPU_ONLY,
         ),
         "matrix": from_vendor(f, "apple", ("simdgroup_matrix",)),
         "matrix_engine": Answer("simdgroup_matrix" if matrix else "", f"apple's simdgroup_matrix is {matrix}"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import CPU_ONLY, GPU_ONLY, Answer, Answers, none
+from tcfg.plugin import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, none
 
 __all__ = ["portable"]
 
@@ -17,18 +17,7 @@ def portable(target: Any) -> Answers:
     return {
         **none(
             _UNSAID,
-            (
-                "fp16",
-                "bf16",
-                "fp8_e4m3",
-                "fp8_e5m2",
-                "fp64",
-                "int8_dot",
-                "int4",
-                "matrix",
-                "matrix_engine",
-                "matrix_formats",
-            ),
+            (*FORMATS, *MATRIX),
         ),
         **none("NeuronCores are not programmed with vector registers or SIMT thread blocks", (*CPU_ONLY, *GPU_ONLY)),
         "l2_cache_bytes": Answer(None, "NeuronCores have software-managed SBUF/PSUM memories, not an L2 cache"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import Answer, Answers, from_vendor, none
+from tcfg.plugin import CPU_ONLY, Answer, Answers, from_attrs, from_vendor, none
 
 __all__ = ["portable"]
 
@@ -56,7 +56,7 @@ def portable(target: Any) -> Answers:
         "int4": Answer(int4, f"tensor-core mma with .s4/.u4 inputs needs sm_75 or later ({arch})"),
         **none(
             "a CUDA GPU is SIMT: it has no vector registers (see warp_size)",
-            ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits"),
+            CPU_ONLY,
         ),
         "matrix": from_vendor(f, _ME, ("tensor_cores",)),
         "matrix_engine": Answer("tensor_cores" if tensor else "", f"{_ME}'s tensor_cores is {tensor}"),
@@ -70,11 +70,5 @@ def portable(target: Any) -> Answers:
         warp if warp is not None else 32,
         "-thread_warp_size" if warp is not None else "every NVIDIA GPU's warp is 32 threads",
     )
-    for name, attr, what in _ATTRS:
-        value = attrs.get(attr)
-        result[name] = (
-            Answer(value, f"the target's {what}")
-            if value is not None
-            else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
-        )
+    result.update(from_attrs(target, _ATTRS))
     return result

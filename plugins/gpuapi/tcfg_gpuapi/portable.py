@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import Answer, Answers, none
+from tcfg.plugin import CPU_ONLY, FORMATS, MATRIX, Answer, Answers, none
 
 __all__ = ["portable"]
 
-_VECTORS = ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits")
+_VECTORS = CPU_ONLY  # SIMT devices have no vector registers
 #: Vulkan's portable names read from a supports_* attribute: (portable name, attribute, the Vulkan fact).
 _VULKAN_FLAGS = (
     ("fp16", "supports_float16", "shaderFloat16"),
@@ -90,18 +90,7 @@ def vulkan(target: Any) -> Answers:
 def opencl(target: Any) -> Answers:
     """Every portable name for an OpenCL device: TVM's opencl attributes give its limits, not its formats."""
     unsaid = "TVM's opencl attributes do not give the device's extensions (cl_khr_fp16, cl_khr_fp64, ...)"
-    formats = (
-        "fp16",
-        "bf16",
-        "fp8_e4m3",
-        "fp8_e5m2",
-        "fp64",
-        "int8_dot",
-        "int4",
-        "matrix",
-        "matrix_engine",
-        "matrix_formats",
-    )
+    formats = (*FORMATS, *MATRIX)
     return {**_common(target, "OpenCL"), **none(unsaid, formats)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import Answer, Answers, from_vendor, none
+from tcfg.plugin import CPU_ONLY, Answer, Answers, from_attrs, from_vendor, none
 
 __all__ = ["portable"]
 
@@ -57,7 +57,7 @@ def portable(target: Any) -> Answers:
         "int4": from_vendor(f, _ME, ("dot1_insts", "dot7_insts", "dot8_insts", "gfx11_insts", "gfx12_insts")),
         **none(
             "an AMD GPU is SIMT: it has no vector registers (see warp_size)",
-            ("vector_bits", "scalable_vectors", "scalable_vector_min_bits", "scalable_vector_max_bits"),
+            CPU_ONLY,
         ),
         "matrix": Answer(bool(engine), f"{_ME}'s {why}"),
         "matrix_engine": Answer(engine, f"{_ME}'s {why}"),
@@ -72,11 +72,5 @@ def portable(target: Any) -> Answers:
         if shared is not None
         else Answer(f.vendor("lds_size"), f"{_ME}'s {f.vendor_explain('lds_size')}")
     )
-    for name, attr, what in _ATTRS:
-        value = attrs.get(attr)
-        result[name] = (
-            Answer(value, f"the target's {what}")
-            if value is not None
-            else Answer(None, f"the target gives no {what} (a tag of a real GPU does)")
-        )
+    result.update(from_attrs(target, _ATTRS))
     return result
