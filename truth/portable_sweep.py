@@ -498,7 +498,71 @@ def _vulkan(family: str, workers: int) -> SweepResult:
     return result
 
 
+def hexagon_specs() -> list[str]:
+    """Every Hexagon CPU without HVX, and with its HVX version in each length (and IEEE fp16 where it has it)."""
+    from tcfg_hexagon.facts import cpu_info, cpu_names, hvx_info
+
+    specs = []
+    for cpu in cpu_names():
+        specs.append(f"hexagon -mcpu={cpu}")
+        version = cpu_info(cpu).mhvx_version
+        info = hvx_info(version)
+        if info is None:  # a CPU without HVX
+            continue
+        for length in (64, 128):
+            hvx = f"hexagon -mcpu={cpu} -mattr=+hvxv{version},+hvx-length{length}b"
+            specs.append(hvx)
+            if info.ieee_fp:
+                specs.append(hvx + ",+hvx-ieee-fp")
+    return specs
+
+
+#: Hexagon's portable names -> what clang's HVX macros say.
+HEXAGON_MACROS: dict[str, Callable[[Macros], object]] = {
+    "vector_bits": lambda m: int(m["__HVX_LENGTH__"]) * 8 if "__HVX__" in m else 0,
+    "fp16": _has("__HVX_IEEE_FP__"),
+    "int8_dot": _has("__HVX__"),
+}
+
+
+def _hexagon(family: str, workers: int) -> SweepResult:
+    """Every Hexagon CPU and HVX configuration: macros clang-22 defines under tcfg's clang flags."""
+    import tcfg
+
+    if _missing("tcfg_hexagon"):
+        return SweepResult(family, skipped=str(_missing("tcfg_hexagon")))
+    clang = llvm.find("clang-22")
+    if clang is None:
+        return SweepResult(family, skipped="clang-22 not found")
+    specs = hexagon_specs()
+    result = SweepResult(family, cpus=len(specs), variants=1, features=len(HEXAGON_MACROS))
+
+    def check(spec: str) -> tuple[int, list[str]]:
+        target = tcfg.Target(spec)
+        flags = [f for f in target.codegen().flags("clang") if not f.startswith("--target=")]
+        found = macros(clang, "hexagon", *flags)
+        answers = target.features.portable()
+        wrong = [
+            f"{spec}: {name}: tcfg {answers[name].value!r}, clang-22 macros say {read(found)!r}"
+            for name, read in HEXAGON_MACROS.items()
+            if answers[name].value != read(found)
+        ]
+        return len(HEXAGON_MACROS), wrong
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for checks, wrong in pool.map(check, specs):
+            result.checks += checks
+            result.disagreements += wrong
+    return result
+
+
 def sweep(family: str, workers: int = 2) -> SweepResult:
     """One family of the portable sweep (a missing tool is a skip)."""
-    families = {"portable-cpu": _cpu, "portable-cuda": _cuda, "portable-amdgpu": _amdgpu, "portable-vulkan": _vulkan}
+    families = {
+        "portable-cpu": _cpu,
+        "portable-hexagon": _hexagon,
+        "portable-cuda": _cuda,
+        "portable-amdgpu": _amdgpu,
+        "portable-vulkan": _vulkan,
+    }
     return families[family](family, workers)

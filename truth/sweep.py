@@ -45,6 +45,7 @@ FAMILIES = {
     "x86": "x86_sweep",
     "cuda": "cuda_sweep",
     "portable-cpu": "portable_sweep",
+    "portable-hexagon": "portable_sweep",
     "portable-cuda": "portable_sweep",
     "portable-amdgpu": "portable_sweep",
     "portable-vulkan": "portable_sweep",

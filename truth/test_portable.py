@@ -1,6 +1,7 @@
 """The portable vocabulary against the real tools (each family skips, with the reason, when its tool is absent).
 
-clang-22's predefined macros for every CPU the aarch64, x86 and riscv plugins know; ptxas for
+clang-22's predefined macros for every CPU the aarch64, x86 and riscv plugins know (and every
+Hexagon CPU and HVX configuration, under tcfg's clang flags); ptxas for
 every CUDA arch; llvm-mc-22 for every AMDGPU processor; vulkaninfo on this machine's Vulkan
 device (Mesa llvmpipe in CI). Each sweep must find zero disagreements, and each checker must
 report an answer that is made wrong.
@@ -29,7 +30,9 @@ def _sweep(family: str) -> SweepResult:
     return result
 
 
-@pytest.mark.parametrize("family", ["portable-cpu", "portable-cuda", "portable-amdgpu", "portable-vulkan"])
+@pytest.mark.parametrize(
+    "family", ["portable-cpu", "portable-hexagon", "portable-cuda", "portable-amdgpu", "portable-vulkan"]
+)
 def test_every_answer_agrees_with_the_tool(family: str) -> None:
     result = _sweep(family)
     assert result.disagreements == []
