@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple, TypeAlias
 
 from tcfg._base.errors import TargetError, bounded_repr, closest
-from tcfg._model.portable import Answer, Answers, vocabulary
+from tcfg._model.portable import Answer, Answers, portable_names, vocabulary
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 
@@ -48,12 +48,15 @@ class FeatureIndex:
 
     def resolve(self, name: str) -> str | None:
         """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
-        key = feature_name(name)
+        return self.resolve_key(feature_name(name))
+
+    def resolve_key(self, key: str) -> str | None:
+        """:meth:`resolve` for a name already in canonical spelling (:func:`feature_name`)."""
         if key in self.docs:
             return key
         alias = self.aliases.get(key)
         if alias is None and self.fill is not None and self.fill(key):
-            return self.resolve(name)
+            return self.resolve_key(key)
         return alias
 
     def known(self) -> list[str]:
@@ -84,13 +87,14 @@ class Features:
     the same spelling, which :meth:`vendor` still reads (AArch64's ``bf16``, Arm's ``fp16``).
     """
 
-    __slots__ = ("_answers", "_index", "_portable", "_values", "_why")
+    __slots__ = ("_answers", "_index", "_names", "_portable", "_values", "_why")
 
     _values: dict[str, FeatureValue]
     _why: dict[str, str]
     _index: FeatureIndex
     _portable: Callable[[], Answers] | None
     _answers: Answers | None
+    _names: frozenset[str]  # the portable names, which every read checks first
 
     def __init__(
         self,
@@ -104,6 +108,7 @@ class Features:
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_portable", portable)
         object.__setattr__(self, "_answers", None)
+        object.__setattr__(self, "_names", portable_names())
 
     def portable(self) -> Answers:
         """Every portable name's :class:`~tcfg._model.portable.Answer` (value and the vendor fact behind it)."""
@@ -117,8 +122,11 @@ class Features:
         return answers
 
     def _answer(self, name: str) -> Answer | None:
+        names = self._names
+        if name in names:  # the common case: already canonical
+            return self.portable()[name]
         key = feature_name(name)
-        return self.portable()[key] if key in vocabulary() else None
+        return self.portable()[key] if key in names else None
 
     def vendor(self, name: str) -> FeatureValue:
         """The vendor feature ``name`` (never the portable answer of that spelling): False where declared and absent."""
@@ -132,15 +140,23 @@ class Features:
             raise TargetError(
                 f"a feature name is a string such as 'sve', not {type(name).__name__} {bounded_repr(name)}"
             )
-        answer = self._answer(name)
-        if answer is not None:
-            return answer.value
-        return self._vendor(name)
+        names = self._names
+        if name in names:
+            return self.portable()[name].value
+        key = feature_name(name)
+        if key in names:
+            return self.portable()[key].value
+        canonical = self._index.resolve_key(key)  # a vendor name (inlined: every feature read passes here)
+        if canonical is None:
+            return self._values.get(key)
+        return self._values.get(canonical, False)
 
     def _vendor(self, name: str) -> FeatureValue | None:
-        canonical = self._index.resolve(name)
+        return self._vendor_key(feature_name(name))
+
+    def _vendor_key(self, key: str) -> FeatureValue | None:
+        canonical = self._index.resolve_key(key)
         if canonical is None:
-            key = feature_name(name)
             return self._values.get(key)
         return self._values.get(canonical, False)
 

@@ -32,6 +32,7 @@ __all__ = [
     "from_attrs",
     "from_vendor",
     "none",
+    "portable_names",
     "unanswered",
     "vocabulary",
 ]
@@ -79,6 +80,17 @@ def vocabulary() -> dict[str, Term]:
     return {
         row["name"]: Term(row["name"], row["type"], row["unit"], row["group"], row["meaning"]) for row in table["names"]
     }
+
+
+_NAMES: frozenset[str] = frozenset()
+
+
+def portable_names() -> frozenset[str]:
+    """The portable names (the vocabulary's keys): what a feature read checks first, so kept in a global."""
+    global _NAMES
+    if not _NAMES:
+        _NAMES = frozenset(vocabulary())
+    return _NAMES
 
 
 def none(why: str, names: Iterable[str]) -> dict[str, Answer]:
