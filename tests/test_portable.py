@@ -106,3 +106,22 @@ def test_a_vendor_feature_of_a_portable_spelling_stays_readable() -> None:
     target = tcfg.Target("arm/mps3-an547")
     assert target.features.vendor("fp16") is True  # Arm's fp16: half-precision conversions (VFP)
     assert "aarch64's fullfp16" in target.features.explain("fp16")  # portable fp16: arithmetic
+
+
+def test_the_example_plugin_answers_every_portable_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "docs" / "example_plugin"))
+    from tcfg_example_loongarch import plugin
+
+    reg = tcfg.Registry(plugins=[plugin], autoload=False)
+    for spec in ("llvm -mtriple=loongarch64 -mcpu=la464", "c -mcpu=loongarch64 -mattr=-d", "loongson/3a6000"):
+        answers = tcfg.Target(spec, registry=reg).features.portable()
+        assert unanswered(answers) == [], spec
+    la464 = tcfg.Target("llvm -mtriple=loongarch64 -mcpu=la464", registry=reg).features
+    assert la464.vector_bits == 256 and la464.fp64 is True and la464.cores is None
+    assert la464.explain("vector_bits") == "vector_bits = 256 (portable): -mcpu=la464 has it"
+    assert tcfg.Target("loongson/3a6000", registry=reg).features.cores == 4  # the core's answer, from -num-cores
+    assert tcfg.Target("c -mcpu=loongarch64 -mattr=-d", registry=reg).features.fp64 is False
+    sys.modules.pop("tcfg_example_loongarch.plugin", None)
