@@ -32,6 +32,7 @@ from tcfg._model.components import Component
 from tcfg._model.cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
 from tcfg._model.features import Feature, FeatureValue, feature_name
 from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
+from tcfg._model.portable import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, from_attrs, from_vendor, none
 from tcfg._model.target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
@@ -50,6 +51,15 @@ if TYPE_CHECKING:
 hookimpl = pluggy.HookimplMarker("tcfg")
 
 __all__ = [
+    "CPU_ONLY",
+    "FORMATS",
+    "GPU_ONLY",
+    "MATRIX",
+    "Answer",
+    "Answers",
+    "from_attrs",
+    "from_vendor",
+    "none",
     "CPU_ATTRS",
     "DETECT_SOURCES",
     "Attr",

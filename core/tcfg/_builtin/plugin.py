@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tcfg._builtin.composite import COMPOSITE, EXECUTORS, RUNTIMES
 from tcfg._model.attrs import Attr, Boolean, Choice, Integer, String, StringList
 from tcfg._model.components import Component
-from tcfg._model.cpu import CPU_ATTRS, host_triple, parse_cpu_target
+from tcfg._model.cpu import CPU_ATTRS, cpu_portable, host_triple, parse_cpu_target
 from tcfg._model.kind import TargetKind
 from tcfg._model.target import Target
 from tcfg.plugin import hookimpl
@@ -70,6 +70,7 @@ LLVM = TargetKind(
     default_keys=("cpu",),
     parser=parse_cpu_target,
     parse_reads=CPU_ATTRS,
+    portable=cpu_portable,
     doc="A CPU, compiled through LLVM.",
 )
 
@@ -84,6 +85,7 @@ C = TargetKind(
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,
+    portable=cpu_portable,
     parse_reads=tuple(attr.name for attr in _CPU_ATTRS),  # CPU_ATTRS but vector-width, which c lacks
     doc="A CPU, compiled through generated C source (microcontrollers included).",
 )

@@ -12,6 +12,7 @@ from tcfg._base.errors import TargetError, bounded_repr, shorten
 from tcfg._model import view
 from tcfg._model.features import Features, FeatureValue
 from tcfg._model.kind import attr_of, attr_type_failed
+from tcfg._model.portable import Answers, answers
 
 if TYPE_CHECKING:
     from tcfg._model.codegen import Codegen
@@ -142,9 +143,14 @@ class Target:
         """The derived features (``target.features.neon``)."""
         features = self._features
         if features is None:
-            features = Features(self._feature_values, self._why, self._registry.features)
+            features = Features(self._feature_values, self._why, self._registry.features, self._portable)
             self._features = features
         return features
+
+    def _portable(self) -> Answers:
+        """The portable vocabulary's answers for this target, from its kind's ``portable`` function."""
+        kind = self._kind
+        return answers(self, kind.portable, f"the kind {kind.name!r}", kind.features)
 
     @property
     def host(self) -> Target | None:

@@ -8,6 +8,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     AttributeValueError,
     CpuParser,
     Derived,
@@ -141,6 +142,11 @@ class ArmCpuParser(CpuParser):
 
     def claims_march(self, march: str) -> bool:
         return _march_family(march) is not None
+
+    def portable(self, target: Any) -> Answers:
+        from tcfg_aarch64.portable import portable  # read at the first portable name, not at start-up
+
+        return portable(target)
 
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs = request.attrs

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     Attr,
     AttributeValueError,
     Boolean,
@@ -215,6 +216,12 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
     )
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_gpuapi.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 VULKAN = TargetKind(
     name="vulkan",
     device_type="vulkan",
@@ -235,6 +242,7 @@ VULKAN = TargetKind(
         "host",
     ),
     features=VULKAN_FEATURES,
+    portable=_portable,
     doc="A GPU (or CPU) programmed through Vulkan compute shaders in SPIR-V; TVM 0.27's attributes.",
 )
 
@@ -307,6 +315,7 @@ OPENCL = TargetKind(
     parser=parse_opencl,
     parse_reads=("opencl_c_version", "max_threads_per_block", "max_num_threads", "host"),
     features=OPENCL_FEATURES,
+    portable=_portable,
     doc="A device programmed through OpenCL C kernels; TVM 0.27's attributes.",
 )
 
@@ -362,5 +371,6 @@ WEBGPU = TargetKind(
     parser=parse_webgpu,
     parse_reads=("supports_subgroups", "thread_warp_size", "host"),
     features=(Feature("subgroups", "WebGPU subgroup operations (the 'subgroups' feature, WGSL enable subgroups)."),),
+    portable=_portable,
     doc="A GPU programmed through WebGPU compute shaders in WGSL; TVM 0.27's attributes.",
 )
