@@ -93,7 +93,7 @@ def cpu_runs_on(
         given = code.attrs.get(attr), machine.attrs.get(attr)
         if None not in given and given[0] != given[1]:
             return False
-    needed, found = dict(code.features), dict(machine.features)
+    needed, found = dict(code.features.items()), dict(machine.features.items())  # vendor facts
     if any(name in needed and needed[name] != found.get(name) for name in same):
         return False
     for name, value in needed.items():

@@ -79,12 +79,16 @@ class Features:
     plugin declares that this target lacks reads ``False``; an undeclared name raises
     ``AttributeError`` (``KeyError`` for ``[]``) naming the closest known names.
     ``"sve" in features`` is true when the target has the feature (its value is not
-    ``False``); iteration, ``len`` and ``dict(features)`` cover those present vendor features.
+    ``False``); iteration, ``len``, ``keys()`` and ``items()`` cover the present vendor
+    features, with their vendor values (``dict(features.items())`` is the vendor facts).
 
     A portable name (:mod:`tcfg._model.portable`: ``fp16``, ``vector_bits``, ...) reads
     the answer of the target's plugin, computed at the first portable read (``None``:
     truly unknown; ``explain`` says why). It takes precedence over a vendor feature of
     the same spelling, which :meth:`vendor` still reads (AArch64's ``bf16``, Arm's ``fp16``).
+    ``dict(features)`` reads each listed name with ``[]``, so for such a name it holds the
+    portable answer (32-bit Arm's ``fp16`` conversions read as the portable ``fp16``, half
+    precision arithmetic); ``items()`` keeps the vendor value.
     """
 
     __slots__ = ("_answers", "_index", "_names", "_portable", "_values", "_why")

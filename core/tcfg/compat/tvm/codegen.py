@@ -128,7 +128,7 @@ def llvm_is_valid_cpu(cpu: str, triple: str) -> bool:
 def llvm_get_cpu_features(target: Any = None) -> set[str]:
     """The LLVM features (LLVM's spellings) the target has, its CPU's and ``-mattr``'s."""
     found = _target(target)
-    have = {name for name, value in dict(found.features).items() if value is True}
+    have = {name for name, value in dict(found.features.items()).items() if value is True}
     return {f for f in table()["llvm_features"][_family(found)] if _name(f) in have}
 
 
@@ -139,7 +139,7 @@ def llvm_cpu_has_features(cpu_features: str | Iterable[str], target: Any = None)
     known = {
         _name(f) for f in table()["llvm_features"].get(family_of(getattr(found.codegen(), "triple", "")) or "", ())
     }
-    have = dict(found.features)
+    have = dict(found.features.items())
     return all(_name(f) in known and have.get(_name(f)) is True for f in names)
 
 
@@ -160,7 +160,7 @@ def llvm_get_vector_width(target: Any = None) -> int:
         if isinstance(width, int):
             return width
     if family in ("riscv32", "riscv64"):
-        vlen = dict(found.features).get("vlen_bits")
+        vlen = dict(found.features.items()).get("vlen_bits")
         if isinstance(vlen, int):
             return vlen
     return 128
