@@ -179,3 +179,30 @@ def test_tags_json_lists_aliases_and_variants_as_the_text_does(capsys: Capture) 
     facts = (one["description"], one["source"], one["plugin"], one["aliases"])
     assert facts == ("one board", "a test", "tagged", ["demo/uno"])
     assert one["variants"]["fast"]["config"]["opt-level"] == 3 and one["kind"] == "llvm"
+
+
+def test_the_caret_stays_under_the_offending_part_when_characters_are_escaped_or_wide() -> None:
+    from tcfg._base.cli_io import caret_under
+
+    line, carets = "llvm -model=\u00e9 -mcpux=a", "              ^^^^^^^^^"
+    assert caret_under(line, carets, "utf-8") == carets
+    shown = line.encode("ascii", "backslashreplace").decode()
+    assert caret_under(line, carets, "ascii") == " " * shown.index("-mcpux") + "^" * 9
+    wide = "llvm -model=\u65e5\u672c -mcpux=a"
+    assert caret_under(wide, " " * 15 + "^" * 9, "utf-8") == " " * 17 + "^" * 9
+    assert caret_under("a\u0301 -x", "   ^^", "utf-8") == "  ^^"  # a combining accent takes no column
+
+
+def test_an_escaped_error_keeps_its_caret_aligned(
+    capsys: Capture, core: tcfg.Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="backslashreplace", write_through=True)
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert main(["show", "llvm -model=\u00e9 -mcpux=cortex-a72"], registry=core) == 2
+    stream.seek(0)
+    _, shown, carets = stream.buffer.getvalue().decode("ascii").splitlines()  # type: ignore[attr-defined]
+    assert shown.strip() == "llvm -model=\\xe9 -mcpux=cortex-a72"
+    assert carets.index("^") == shown.index("-mcpux") and carets.strip() == "^" * len("-mcpux=cortex-a72")
