@@ -19,6 +19,8 @@ import llvm
 
 pytest.importorskip("tcfg_aarch64", reason="the compiler truth test needs the aarch64 and x86 plugins")
 pytest.importorskip("tcfg_x86", reason="the compiler truth test needs the aarch64 and x86 plugins")
+pytest.importorskip("tcfg_riscv", reason="the compiler truth test needs the riscv and hexagon plugins")
+pytest.importorskip("tcfg_hexagon", reason="the compiler truth test needs the riscv and hexagon plugins")
 
 CLANGS = (13, 14, 15, 16, 19, 22)
 GCCS = (11, 12)
