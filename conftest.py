@@ -1,4 +1,7 @@
-"""Repository-wide pytest setup: skipped tests summarised by reason outside CI.
+"""Repository-wide pytest setup: property tests marked ``slow``, skipped tests summarised by reason outside CI.
+
+Every Hypothesis test (``@given``) carries the ``slow`` marker, so ``-m "not slow"``
+runs the example-based suite alone (the core's in under 30 s on a quiet machine).
 
 ``-ra`` (in ``pyproject.toml``) lists every skipped test on its own line, hundreds where
 tools or plugins are missing. Outside CI (``$CI`` unset) the short summary keeps
@@ -12,6 +15,8 @@ import os
 from collections import Counter
 from typing import Any
 
+import pytest
+
 #: How many skip reasons the summary names before it counts the rest.
 _SHOWN = 20
 
@@ -22,6 +27,12 @@ def pytest_configure(config: Any) -> None:
         return
     config.option.reportchars = chars.replace("a", "fExX")
     config._tcfg_summarise_skips = True
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:

@@ -134,6 +134,17 @@ def test_a_tvm_tag_reads_back_as_the_same_device(name: str) -> None:
         assert back.host is not None and _differences(back.host, export["host"]) == {}
 
 
+def _tcfg_tag(name: str) -> tcfg.Target:
+    """tcfg's target of TVM's tag ``name``, or skip the test when the plugin it needs is not installed."""
+    try:
+        return tcfg.Target(name)
+    except (tcfg.UnknownKindError, tcfg.UnknownTagError) as exc:
+        plugin = plugin_of(exc)
+        if plugin is None:
+            raise
+        pytest.skip(f"{name!r} needs {plugin}, which is not installed")
+
+
 #: Attributes that name a device's architecture; with the integer ones (the limits) they say which device it is.
 ARCH = ("arch", "mcpu")
 
@@ -146,17 +157,26 @@ def test_tcfg_knows_each_tvm_tag_as_the_same_device(name: str) -> None:
     spell what TVM keeps for information (``model``, ``device``, the triple) otherwise.
     """
     export = _export(name)
-    try:
-        ours = tcfg.Target(name)
-    except (tcfg.UnknownKindError, tcfg.UnknownTagError) as exc:
-        plugin = plugin_of(exc)
-        if plugin is None:
-            raise
-        pytest.skip(f"{name!r} needs {plugin}, which is not installed")
+    ours = _tcfg_tag(name)
     assert ours.kind.name == export["kind"]
     device = {key: value for key, value in export.items() if key in ARCH or type(value) is int}
     differ = _differences(ours, device | {"kind": export["kind"]})
     assert {key: why for key, why in differ.items() if (name, key) not in DIFFERENCES} == {}
+
+
+#: Kinds whose tags of TVM's names carry every one of TVM's attributes and keys, spelled alike.
+EXACT_KINDS = ("vulkan", "opencl", "webgpu", "hexagon")
+
+
+@pytest.mark.parametrize("name", [name for name in TVM_TAGS if _export(name)["kind"] in EXACT_KINDS])
+def test_gpu_api_and_hexagon_tags_are_tvms_export_exactly(name: str) -> None:
+    export = _export(name)
+    ours = _tcfg_tag(name)
+    assert list(ours.keys) == export["keys"]
+    for attr, value in export.items():
+        if attr not in ("kind", "keys", "tag"):
+            mine = ours.attrs[attr]
+            assert (list(mine) if isinstance(mine, tuple) else mine) == value, attr
 
 
 #: Classic strings as TVM 0.1x/0.2x printed them (the -keys TVM derived included), and the dicts TVM 0.27 takes.

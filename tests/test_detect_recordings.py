@@ -68,6 +68,24 @@ def test_recorded_gpus_discrete_first_software_last() -> None:
         assert tcfg.Target(str(target)) == target
 
 
+def test_recorded_rocm_and_opencl_devices() -> None:
+    for plugin in ("tcfg_rocm", "tcfg_gpuapi", "tcfg_x86"):
+        pytest.importorskip(plugin)
+    found = tcfg.detect(
+        sources={
+            "rocminfo": _fixture("rocm", "rocminfo-8x-mi300x-gfx942.txt"),
+            "clinfo": _fixture("gpuapi", "clinfo-pocl-3.1-debian.json"),
+            "cpuinfo": (_archspec_targets() / "linux-rhel7-haswell").read_text(),
+        }
+    )
+    # The CPU first (whichever plugin read it), then the GPU, the OpenCL device on the CPU last.
+    assert [(t.kind.name, t.attrs.get("mcpu"), t.attrs.get("device_type")) for t in found] == [
+        ("llvm", "haswell", None),
+        ("rocm", "gfx942", None),
+        ("opencl", None, "cpu"),
+    ]
+
+
 def test_recorded_rocminfo_names_the_gpu_llvm_dropped() -> None:
     pytest.importorskip("tcfg_rocm")
     with pytest.raises(tcfg.TargetError, match=r"rocminfo agent 2 \(AMD Instinct MI300X\) is gfx941, which"):

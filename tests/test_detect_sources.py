@@ -101,7 +101,11 @@ def test_cli_from_says_when_the_recordings_show_nothing(capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("argument", "needle"),
     [
-        ("cpuinfo", "--from 'cpuinfo': write NAME=FILE, NAME one of cpuinfo, sysctl, nvidia-smi, rocminfo, vulkaninfo"),
+        (
+            "cpuinfo",
+            "--from 'cpuinfo': write NAME=FILE, NAME one of "
+            "cpuinfo, sysctl, cpuid, nvidia-smi, rocminfo, amd-smi, vulkaninfo, clinfo",
+        ),
         ("gpu=x", "unknown detection source 'gpu'"),
         ("cpuinfo=/nonexistent/cpuinfo", "--from 'cpuinfo=/nonexistent/cpuinfo': cannot read '/nonexistent/cpuinfo'"),
     ],

@@ -49,7 +49,12 @@ def test_unknown_names_raise_with_close_matches(reg: tcfg.Registry) -> None:
 
 def test_explain_says_where_a_value_came_from(reg: tcfg.Registry) -> None:
     f = tcfg.Target("accel -gen=2", registry=reg).features
-    assert f.explain("int8_dot") == "int8_dot = True: -gen=2 (generation 2 and later)"
+    # int8_dot is a portable name: the kind's same-named feature answers it
+    assert f.explain("int8_dot") == (
+        "int8_dot = True (portable): the same-named feature of the kind 'accel': "
+        "int8_dot = True: -gen=2 (generation 2 and later)"
+    )
+    assert f.vendor_explain("int8_dot") == "int8_dot = True: -gen=2 (generation 2 and later)"
     assert f.explain("has_int8_dot").startswith("has_int8_dot (alias of int8_dot) = True")
     absent = tcfg.Target("accel -gen=1", registry=reg).features.explain("toy_vector")
     assert absent == "toy_vector = False: nothing in this target implies it (declared by toy)"

@@ -44,7 +44,7 @@ def test_pluggy_accepts_the_hookspecs_and_every_plugin() -> None:
     pm.check_pending()
     assert sorted(hook_names()) == sorted(name for name in dir(pm.hook) if name.startswith("tcfg_"))
     firstresult = {name for name in hook_names() if getattr(pm.hook, name).spec.opts["firstresult"]}
-    assert firstresult == {"tcfg_codegen"}
+    assert firstresult == {"tcfg_codegen", "tcfg_runs_on"}
 
 
 def _kind_plugin(kind: str) -> types.SimpleNamespace:

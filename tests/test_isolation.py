@@ -564,3 +564,61 @@ def test_an_unhashable_value_a_parser_sets_is_refused(install: Install, manifest
     refused = r"Listing of attribute 'items' of kind 'typed'.*unhashable value \['set'\]"
     with pytest.raises(tcfg.PluginError, match=refused):
         tcfg.Target("typed", registry=registry)
+
+
+@lazy_and_eager
+def test_a_runs_on_hook_that_raises_or_answers_junk_fails_its_plugin_alone(install: Install, manifests: bool) -> None:
+    """Case 12: ``tcfg_runs_on`` fails its plugin alone, like the other per-target hooks; the owner answers."""
+    crasher = Fake(
+        "crasher",
+        """
+        from tcfg.plugin import TargetKind, hookimpl
+
+        @hookimpl
+        def tcfg_register_kinds(register):
+            register(TargetKind("gizmo", "cpu"))
+
+        @hookimpl
+        def tcfg_runs_on(code, machine):
+            if code.kind.name == "gizmo":
+                return "yes"
+            raise RuntimeError("runs_on broke")
+        """,
+        ("kind.gizmo",),
+    )
+    registry = install(crasher, manifests=manifests)
+    gizmo = tcfg.Target("gizmo", registry=registry)
+    with (
+        pytest.warns(tcfg.PluginWarning, match="'crasher'.*tcfg_runs_on returned 'yes', not a bool or None"),
+        pytest.raises(tcfg.TargetError, match="none answers runs_on for kind 'gizmo'"),
+    ):
+        gizmo.runs_on(gizmo)
+    assert _record(registry, "crasher").status == "failed"
+    composite = tcfg.Target({"kind": "composite", "devices": ["llvm -mtriple=x86_64-linux-gnu"]}, registry=registry)
+    with pytest.raises(tcfg.TargetError, match="none answers runs_on for kind 'llvm'"):
+        composite.runs_on(composite)  # the core answers for the composite, and asks about its device
+
+
+@lazy_and_eager
+def test_a_plugin_answering_runs_on_for_every_kind_does_not_take_over_owned_kinds(
+    install: Install, manifests: bool
+) -> None:
+    """Case 13: the owner of a target's kind answers runs_on before a plugin that answers for every kind."""
+    greedy = Fake(
+        "zz-greedy",
+        """
+        from tcfg.plugin import hookimpl
+
+        @hookimpl
+        def tcfg_runs_on(code, machine):
+            if code.kind.name == "composite":
+                raise AssertionError("asked before the owner")
+            return True
+        """,
+    )
+    registry = install(greedy, manifests=manifests)
+    one = tcfg.Target({"kind": "composite", "devices": ["llvm -mtriple=x86_64-linux-gnu"]}, registry=registry)
+    two = tcfg.Target({"kind": "composite", "devices": ["c -mtriple=x86_64-linux-gnu"]}, registry=registry)
+    assert one.runs_on(two)  # the core's composite rule, then zz-greedy's answer for the llvm device (no owner answers)
+    assert not one.runs_on(tcfg.Target("llvm -mtriple=x86_64-linux-gnu", registry=registry))  # device types differ
+    assert _record(registry, "zz-greedy").status == "loaded"

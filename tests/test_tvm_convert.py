@@ -195,10 +195,21 @@ def test_a_tag_brings_back_what_tvm_has_no_place_for(core: tcfg.Registry) -> Non
         assert tcfg.from_tvm(out, registry=core) == t
 
 
+def test_a_tag_with_overrides_and_no_kind_is_read_as_tvm_027_does(core: tcfg.Registry) -> None:
+    """TVM 0.27's ``{"tag": NAME, ...}``: the tag, with the other entries as overrides."""
+    core.register_tag("test/mcu", {"kind": "c", "mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m7"})
+    t = tcfg.from_tvm({"tag": "test/mcu", "mcpu": "cortex-m4"}, registry=core)
+    assert t.kind.name == "c" and t.attrs["mcpu"] == "cortex-m4" and t.attrs["mtriple"] == "thumbv7em-none-eabihf"
+    assert t == tcfg.Target({"tag": "test/mcu", "mcpu": "cortex-m4"}, registry=core)
+    with pytest.raises(tcfg.UnknownTagError, match=r"unknown tag 'test/mcv'; did you mean 'test/mcu'"):
+        tcfg.from_tvm({"tag": "test/mcv"}, registry=core)
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [
         ('{"kind": "llvm",', r"TVM target .*invalid JSON"),
+        ({"tag": 7}, r"'kind' must be a kind name, got None"),
         (42, r"TVM target '42': expected a tvm.target.Target, a dict, JSON text or a target string, not int"),
         ({"keys": ["cpu"]}, r"'kind' must be a kind name, got None"),
         ({"kind": "ext_dev", "tag": ""}, r"from_tvm: .*unknown kind 'ext_dev'"),

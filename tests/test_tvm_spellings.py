@@ -1,23 +1,20 @@
 """TVM's attribute spellings: each accepted, each read as one canonical form, so round trips stay exact.
 
-TVM 0.27's llvm/c option names and the common ones come from the dump of its kinds in
-``/work/scratch/tvm_kind_options.json`` when that file is present; the test that reads it
-skips otherwise.
+TVM 0.27's llvm/c option names and the common ones come from ``core/tcfg/data/tvm_kinds.json``
+(written by ``interop/scripts/tvm_kinds.py`` from the installed TVM, and checked against
+it by ``interop/test_tvm.py``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tcfg
+from tcfg._services.to_tvm import tvm_kinds
 from tcfg.plugin import Attr, String, TargetKind, hookimpl
-
-TVM_OPTIONS = Path("/work/scratch/tvm_kind_options.json")
 
 
 def roundtrip(t: tcfg.Target) -> None:
@@ -27,9 +24,7 @@ def roundtrip(t: tcfg.Target) -> None:
 
 
 def test_llvm_and_c_have_every_option_tvm_gives_them(core: tcfg.Registry) -> None:
-    if not TVM_OPTIONS.exists():
-        pytest.skip(f"{TVM_OPTIONS} (TVM 0.27's kinds and their options) is not on this machine")
-    tvm = json.loads(TVM_OPTIONS.read_text())
+    tvm = {name: kind["options"] for name, kind in tvm_kinds()["kinds"].items()}
     for kind in ("llvm", "c"):
         missing = set(tvm[kind]) - {"kind"} - set(core.get_kind(kind).table)
         assert not missing, (kind, missing)

@@ -352,7 +352,7 @@ def _prepare(tools: _Tools, case: Case) -> _Prepared:
         return _Prepared(case, 2, [f"{where}: clang-22 refuses tcfg's clang flags {clang_flags}"])
     llc_flags = cg.llc_flags()
     option = {f.split("=", 1)[0]: f.split("=", 1)[1] for f in llc_flags if "=" in f}
-    feats: dict[str, object] = {name: t.features[name] for name in tools.exposed.values()}
+    feats: dict[str, object] = {name: t.features.vendor(name) for name in tools.exposed.values()}
     feats["float_abi"], feats["fpu"] = t.features["float_abi"], t.features["fpu"]
     return _Prepared(
         case,

@@ -87,7 +87,7 @@ def check_arch(ptxas: object, arch: str) -> tuple[int, list[str]]:
         )
     for feature, body in sorted(PROBES.items()):
         checks += 1
-        ours = bool(target.features[feature])
+        ours = bool(target.features.vendor(feature))
         error = ptxas.assemble(name, LATEST_PTX, body)
         if ours != (error == ""):
             said = "assembles" if not error else f"fails: {error.splitlines()[0]}"

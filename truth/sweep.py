@@ -39,7 +39,17 @@ from dataclasses import dataclass, field
 __all__ = ["FAMILIES", "SweepResult", "main", "run"]
 
 #: family name -> module in truth/ that sweeps it.
-FAMILIES = {"aarch64": "arm_sweep", "arm": "arm_sweep", "x86": "x86_sweep", "cuda": "cuda_sweep"}
+FAMILIES = {
+    "aarch64": "arm_sweep",
+    "arm": "arm_sweep",
+    "x86": "x86_sweep",
+    "cuda": "cuda_sweep",
+    "portable-cpu": "portable_sweep",
+    "portable-hexagon": "portable_sweep",
+    "portable-cuda": "portable_sweep",
+    "portable-amdgpu": "portable_sweep",
+    "portable-vulkan": "portable_sweep",
+}
 
 
 @dataclass

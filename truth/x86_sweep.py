@@ -161,7 +161,7 @@ def tcfg_case(cpu: str, variant: str, triple: str) -> Case:
         target = tcfg.Target(spec, registry=registry())  # type: ignore[arg-type]
     except tcfg.TargetError as exc:
         return Case(cpu, variant, triple, None, error=str(exc).splitlines()[0])
-    have = frozenset(f for f in isa_features() if target.features[feature_name(f)] is True)
+    have = frozenset(f for f in isa_features() if target.features.vendor(feature_name(f)) is True)
     cg = target.codegen()
     assert isinstance(cg, LLVMCodegen)
     return Case(cpu, variant, triple, have, tuple(cg.clang_flags()), tuple(cg.llc_flags()))

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from tcfg._services.config import CompilationConfig
     from tcfg._services.dispatch import GenericFunc, generic_func
     from tcfg._services.from_tvm import from_tvm
+    from tcfg._services.pick import pick
     from tcfg._services.tuning import TuningRecord
 
 
@@ -63,6 +64,7 @@ __all__ = [
     "get_tag",
     "list_kinds",
     "list_tags",
+    "pick",
     "plugins",
     "register_tag",
 ]
@@ -77,6 +79,7 @@ _LAZY = {
     "CompilationConfig": "tcfg._services.config",
     "TuningRecord": "tcfg._services.tuning",
     "from_tvm": "tcfg._services.from_tvm",
+    "pick": "tcfg._services.pick",
 }
 
 

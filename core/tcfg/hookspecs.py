@@ -209,3 +209,20 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Targe
     Return an empty list when there is nothing of yours here; raise
     :class:`tcfg.TargetError` only when a device is present (or recorded) but cannot be read.
     """
+
+
+@hookspec(firstresult=True)
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """Whether code built for ``code`` runs on ``machine`` (a target describing a real device), or None.
+
+    Answer for the targets your plugin owns (its kinds, its CPU architectures) and return
+    None for the others. The core asks the owners of what ``code`` names first (its CPU
+    architecture's plugin, its kind's), then the other plugins in pluggy's order; the
+    first answer wins. Before asking, the core has checked that ``machine`` is a Target,
+    that both are devices of the same ``device_type``, and that ``code``'s host (if any)
+    runs on ``machine``'s host; your answer is about the device itself.
+
+    Raise :class:`tcfg.TargetError` when the question has no answer for these targets (say
+    which part is missing). Anything else raised, or a result that is not a bool or None,
+    fails this plugin's per-target hooks alone, as for :func:`tcfg_codegen`.
+    """

@@ -32,6 +32,7 @@ from tcfg._model.components import Component
 from tcfg._model.cpu import CPU_ATTRS, CpuParser, arch_family, host_triple
 from tcfg._model.features import Feature, FeatureValue, feature_name
 from tcfg._model.kind import Compiler, Derived, DeriveRequest, Library, TargetKind
+from tcfg._model.portable import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, from_attrs, from_vendor, none
 from tcfg._model.target import Target
 from tcfg.hookspecs import TagRegistrar, TagSpec
 
@@ -43,12 +44,22 @@ if TYPE_CHECKING:
     from tcfg._model.compilers import knows as compiler_knows
     from tcfg._model.compilers import undo as undo_drift
     from tcfg._model.compilers import versions as compiler_versions
+    from tcfg._model.cpu_runs import cpu_runs_on
 
 #: Marks a plugin's hook implementation: ``@hookimpl def tcfg_register_kinds(register): ...``
 #: (pluggy's marker for the project ``tcfg``; ``tryfirst``, ``trylast``, ``specname`` as in pluggy).
 hookimpl = pluggy.HookimplMarker("tcfg")
 
 __all__ = [
+    "CPU_ONLY",
+    "FORMATS",
+    "GPU_ONLY",
+    "MATRIX",
+    "Answer",
+    "Answers",
+    "from_attrs",
+    "from_vendor",
+    "none",
     "CPU_ATTRS",
     "DETECT_SOURCES",
     "Attr",
@@ -87,6 +98,7 @@ __all__ = [
     "compiler_knows",
     "compiler_names",
     "compiler_versions",
+    "cpu_runs_on",
     "describe_choices",
     "feature_name",
     "first_knowing",
@@ -108,6 +120,7 @@ _LAZY = {
     "compiler_knows": ("compilers", "knows"),
     "compiler_names": ("compilers", "known_names"),
     "compiler_versions": ("compilers", "versions"),
+    "cpu_runs_on": ("cpu_runs", "cpu_runs_on"),
     "first_knowing": ("compilers", "first_knowing"),
     "gcc_cpu_options": ("compilers", "gcc_cpu_options"),
     "undo_drift": ("compilers", "undo"),

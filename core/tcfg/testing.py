@@ -4,7 +4,9 @@
 - :func:`check_plugin` — build everything a plugin registers and fail, naming each failure;
 - :func:`manifest` — the ``tcfg.provides`` entries a plugin's registrations need;
 - :func:`fake_distribution` — an installed-looking distribution (a ``*.dist-info`` folder
-  and module files) in a directory, to put on ``sys.path`` or a subprocess's ``PYTHONPATH``.
+  and module files) in a directory, to put on ``sys.path`` or a subprocess's ``PYTHONPATH``;
+- :func:`assembler_accepts`, :func:`compiler_accepts` and :func:`runs_on_disagreements` — check a plugin's
+  ``runs_on`` against what an assembler (or compiler) accepts for each target.
 
 A plugin's own test suite can start with::
 
@@ -17,15 +19,27 @@ A plugin's own test suite can start with::
 
 from __future__ import annotations
 
+import itertools
+import os
 import shutil
+import subprocess
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import tcfg
 
-__all__ = ["check_plugin", "fake_distribution", "manifest", "registry_with"]
+__all__ = [
+    "assembler_accepts",
+    "check_plugin",
+    "compiler_accepts",
+    "fake_distribution",
+    "manifest",
+    "registry_with",
+    "require_tool",
+    "runs_on_disagreements",
+]
 
 
 def registry_with(*plugins: object, **kwargs: Any) -> tcfg.Registry:
@@ -145,3 +159,71 @@ def _wheel_name(name: str) -> str:
     import re
 
     return re.sub(r"[-_.]+", "_", name)
+
+
+def require_tool(name: str, install: str) -> str:
+    """The path of the program ``name``, or skip the calling test saying how to ``install`` it."""
+    import pytest
+
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed ({install})")
+    return path
+
+
+def assembler_accepts(llvm_mc: str, target: tcfg.Target, probes: Mapping[str, str]) -> frozenset[str]:
+    """The features whose probe (one line of assembly each) ``llvm_mc`` assembles for ``target``.
+
+    ``target``'s codegen gives the triple, CPU and features (its llc flags); llvm-mc reports
+    each line it refuses (``<stdin>:LINE:COL: error: ...``), so one run answers every probe.
+    """
+    flags = target.codegen().to_dict()["llc"]
+    keep = [f.replace("-mtriple=", "-triple=", 1) for f in flags if f.startswith(("-mtriple=", "-mcpu=", "-mattr="))]
+    return _accepted([llvm_mc, *keep, "-filetype=null", "-"], probes)
+
+
+def compiler_accepts(clang: str, target: tcfg.Target, probes: Mapping[str, str], preamble: str = "") -> frozenset[str]:
+    """The features whose probe (C source, after ``preamble``) ``clang`` compiles for ``target``.
+
+    ``target``'s codegen gives the flags (its clang flags). clang stops generating code at
+    the first function that needs a feature the target lacks, so each probe is compiled
+    on its own: ask about a few probes at a time.
+    """
+    flags = target.codegen().to_dict()["clang"]
+    argv = [clang, *flags, "-S", "-emit-llvm", "-o", os.devnull, "-x", "c", "-"]
+    return frozenset(name for name in probes if _accepted(argv, {name: probes[name]}, preamble))
+
+
+def _accepted(argv: list[str], probes: Mapping[str, str], preamble: str = "") -> frozenset[str]:
+    names = list(probes)
+    head = preamble.count("\n")
+    text = preamble + "\n".join(probes[name] for name in names) + "\n"
+    run = subprocess.run(argv, input=text, capture_output=True, text=True, check=False)
+    refused = {int(line.split(":")[1]) - head for line in run.stderr.splitlines() if line.startswith("<stdin>:")}
+    if run.returncode and not refused:
+        raise AssertionError(f"{' '.join(argv)} failed: {run.stderr.strip()}")
+    return frozenset(name for line, name in enumerate(names, 1) if line not in refused)
+
+
+def runs_on_disagreements(
+    accepted: Mapping[tcfg.Target, Collection[str]], probed: Collection[str], exempt: Collection[str] = ()
+) -> list[str]:
+    """Where ``runs_on`` and a tool disagree, for every pair of the targets in ``accepted``.
+
+    ``accepted`` maps each target to the features (of ``probed``) whose probe the tool
+    accepts for it (:func:`assembler_accepts`). Two checks: the tool accepts a feature's
+    probe exactly when the target has the feature (so ``runs_on`` decides on the tool's
+    facts); and whenever code built for one target runs on another, every probe the first
+    accepts, ``exempt`` features aside, the second accepts too.
+    """
+    found = []
+    for target, features in accepted.items():
+        for name in probed:
+            if (name in features) != bool(target.features[name]):
+                found.append(f"{target}: the tool says {name} is {name in features}, features.{name} disagrees")
+    targets: Sequence[tcfg.Target] = list(accepted)
+    for code, machine in itertools.product(targets, targets):
+        missing = set(accepted[code]) - set(accepted[machine]) - set(exempt)
+        if missing and code.runs_on(machine):
+            found.append(f"{code} runs on {machine}, whose tool refuses {sorted(missing)}")
+    return found

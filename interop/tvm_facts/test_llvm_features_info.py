@@ -6,7 +6,7 @@ import pytest
 
 from tcfg.compat.tvm import Target, codegen
 
-from .facts import fact
+from .facts import check_llvm_features, fact
 
 FACTS = [
     fact("x86_64", "sandybridge", "sse4.1", True),
@@ -42,11 +42,6 @@ def test_an_unknown_cpu_falls_back_to_generic(cpu: str) -> None:
 @pytest.mark.parametrize(("llvm_target", "cpu", "features", "supported"), FACTS)
 def test_target_features(llvm_target: str, cpu: str, features: str | list[str], supported: bool) -> None:
     target = Target(f"llvm -mtriple={llvm_target}-- -mcpu={cpu}")
-    assert llvm_target in codegen.llvm_get_targets()
-    with target:
-        assert cpu in codegen.llvm_get_cpu_archlist()
-        assert codegen.llvm_cpu_has_features(features) == supported
-    assert cpu in codegen.llvm_get_cpu_archlist(target)
-    assert codegen.llvm_cpu_has_features(features, target) == supported
+    check_llvm_features(llvm_target, cpu, features, supported, target)
     for feature in [features] if isinstance(features, str) else features:
         assert codegen.llvm_cpu_has_features(feature, target) == (feature in codegen.llvm_get_cpu_features(target))

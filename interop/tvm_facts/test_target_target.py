@@ -286,9 +286,10 @@ def test_current() -> None:
 
 
 def test_from_device_cpu() -> None:
-    """``from_device`` for the CPU is this machine's ``llvm``; a GPU this machine lacks is a clear error."""
-    assert Target.from_device("cpu") == Target("llvm")
-    assert Target.from_device("llvm") == Target("llvm")
+    """``from_device`` for the CPU is this machine's ``llvm`` with LLVM's name of its CPU (TVM's
+    ``_detect_cpu``); a GPU this machine lacks is a clear error."""
+    assert Target.from_device("cpu") == Target("llvm -mcpu=native")
+    assert Target.from_device("llvm").mcpu == Target("llvm -mcpu=native").mcpu
     codes = {t.kind.dlpack_device_type for t in tcfg.Registry().detect()}
     if 2 not in codes:
         with pytest.raises(tcfg.TargetError, match="no cuda device 0"):

@@ -23,10 +23,13 @@ __all__ = ["DEVICE_ORDER", "SOURCES", "Sources", "check_sources", "device_rank",
 #: The recorded sources tcfg's plugins read: name -> (what it is, given once per device).
 SOURCES: dict[str, tuple[str, bool]] = {
     "cpuinfo": ("the text of Linux /proc/cpuinfo (Arm, RISC-V, x86)", False),
-    "sysctl": ("macOS sysctl -a (Apple silicon)", False),
+    "sysctl": ("macOS sysctl -a (Apple silicon or Intel)", False),
+    "cpuid": ("CPUID leaves, one 'EAX-in, ECX-in, EAX, EBX, ECX, EDX' line each (Windows, as archspec records)", False),
     "nvidia-smi": ("nvidia-smi --query-gpu=name,compute_cap,memory.total --format=csv", False),
     "rocminfo": ("the output of rocminfo (ROCm)", False),
+    "amd-smi": ("amd-smi static --json (ROCm; amd-smi list --json names the GPUs only)", False),
     "vulkaninfo": ("vulkaninfo --json=N (Vulkan Profiles JSON of one device; once per device)", True),
+    "clinfo": ("clinfo --json (every OpenCL platform and device)", False),
 }
 
 #: The order of detected targets by their ``device_type`` attribute (Vulkan's device types):

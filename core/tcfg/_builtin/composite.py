@@ -14,6 +14,7 @@ from tcfg._base.errors import AttributeValueError, plugin_code
 from tcfg._model.attrs import Attr, Boolean, Choice, Integer, TargetList
 from tcfg._model.components import ROLES, Component, ComponentType
 from tcfg._model.kind import Derived, DeriveRequest, TargetKind
+from tcfg._model.portable import none, vocabulary
 
 __all__ = ["COMPOSITE", "EXECUTORS", "RUNTIMES"]
 
@@ -47,6 +48,9 @@ COMPOSITE = TargetKind(
         Attr("runtime", ComponentType("runtime"), doc="The runtime linked with it: cpp, crt, ..."),
     ),
     parser=_parse_composite,
+    portable=lambda target: none(
+        "a composite is a system of several targets: read the portable names of its host and devices", vocabulary()
+    ),
     doc="A system: a host, its devices, an executor and a runtime. Composites nest.",
 )
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tcfg._builtin.composite import COMPOSITE, EXECUTORS, RUNTIMES
 from tcfg._model.attrs import Attr, Boolean, Choice, Integer, String, StringList
 from tcfg._model.components import Component
-from tcfg._model.cpu import CPU_ATTRS, host_triple, parse_cpu_target
+from tcfg._model.cpu import CPU_ATTRS, cpu_portable, host_triple, parse_cpu_target
 from tcfg._model.kind import TargetKind
 from tcfg._model.target import Target
 from tcfg.plugin import hookimpl
@@ -70,6 +70,7 @@ LLVM = TargetKind(
     default_keys=("cpu",),
     parser=parse_cpu_target,
     parse_reads=CPU_ATTRS,
+    portable=cpu_portable,
     doc="A CPU, compiled through LLVM.",
 )
 
@@ -84,6 +85,7 @@ C = TargetKind(
     ),
     default_keys=("cpu",),
     parser=parse_cpu_target,
+    portable=cpu_portable,
     parse_reads=tuple(attr.name for attr in _CPU_ATTRS),  # CPU_ATTRS but vector-width, which c lacks
     doc="A CPU, compiled through generated C source (microcontrollers included).",
 )
@@ -123,3 +125,14 @@ def tcfg_codegen(target: Target) -> Codegen | None:
         opt_level=attrs.get("opt-level", 2),
         notes=("no installed plugin knows this architecture: features are passed through as given",),
     )
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """A composite runs on a composite each of whose devices runs one of the composite's devices."""
+    if code.kind.name != "composite":
+        return None
+    if machine.kind.name != "composite":
+        return False
+    devices = code.attrs["devices"]
+    return all(any(device.runs_on(found) for device in devices) for found in machine.attrs["devices"])

@@ -22,8 +22,9 @@ from typing import Any
 from tcfg._base.errors import AttributeValueError, describe_choices, plugin_code
 from tcfg._model.features import Feature
 from tcfg._model.kind import Derived, DeriveRequest
+from tcfg._model.portable import CPU_ONLY, FORMATS, GPU_ONLY, MATRIX, Answer, Answers, answers, none, unanswered
 
-__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "claims", "host_triple", "parse_cpu_target"]
+__all__ = ["CPU_ATTRS", "CpuParser", "arch_family", "claims", "cpu_portable", "host_triple", "parse_cpu_target"]
 
 _AARCH64 = frozenset({"aarch64", "aarch64_be", "arm64", "arm64e", "arm64_32", "aarch64_32"})
 _X86_64 = frozenset({"x86_64", "amd64", "x86_64h"})
@@ -93,6 +94,16 @@ class CpuParser(ABC):
         """
         return False
 
+    def portable(self, target: Any) -> Answers:
+        """The portable vocabulary's answers for ``target`` (a claimed ``llvm``/``c`` Target).
+
+        Answer every name (:mod:`tcfg._model.portable`) except those the core answers for
+        every CPU: ``warp_size``, ``max_threads_per_block``, ``shared_memory_bytes`` (None)
+        and ``cores`` (the ``num-cores`` attribute), unless you know better. The default
+        answers nothing, which the core's vocabulary test reports.
+        """
+        return {}
+
     @abstractmethod
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         """Keys, features and canonical attributes for a claimed target.
@@ -157,6 +168,44 @@ def parse_cpu_target(request: DeriveRequest) -> Derived:
     sub_request = DeriveRequest(request.kind, attrs, request.registry)
     derived = plugin_code(partial(_blame, chosen, "parse"), partial(chosen.parse, sub_request, arch))
     return derived if derived.attrs is not None else derived._replace(attrs=attrs)
+
+
+def cpu_portable(target: Any) -> Answers:
+    """The portable answers of an ``llvm``/``c`` target: the CPU sub-parser that claims it answers."""
+    attrs = target.attrs
+    cores = attrs.get("num-cores")
+    result = {
+        **none("a CPU runs threads independently: it has no SIMT thread blocks or warps", GPU_ONLY),
+        "cores": Answer(cores, "the target's -num-cores")
+        if cores is not None
+        else Answer(None, "the target gives no -num-cores (a tag of a real machine does)"),
+    }
+    parser = _parser_of(target.registry, attrs)
+    if parser is None:
+        triple = attrs.get("mtriple")
+        what = f"the architecture of {triple!r}" if triple else "this CPU"
+        return {
+            **result,
+            **none(f"no installed CPU plugin knows {what}", (*CPU_ONLY, *FORMATS, *MATRIX, "l2_cache_bytes")),
+        }
+    given: Answers = plugin_code(partial(_blame, parser, "portable"), partial(parser.portable, target))
+    # the CPU parser's own features spelled like portable names fill what it leaves
+    own = answers(target, lambda _: {**result, **given}, f"the CPU parser {parser.name!r}", parser.features)
+    return {name: answer for name, answer in own.items() if not unanswered({name: answer})}
+
+
+def _parser_of(registry: Any, attrs: Any) -> CpuParser | None:
+    """The sub-parser that claimed a built target (as :func:`parse_cpu_target` chose it)."""
+    triple, mcpu, march = attrs.get("mtriple"), attrs.get("mcpu"), attrs.get("march")
+    arch = None if triple is None else arch_family(triple)
+    parsers = registry.cpu_parsers(arch)
+    if triple is not None:
+        return next((p for p in parsers if arch in p.arches), None)
+    if mcpu is not None and mcpu != "generic":
+        return next((p for p in parsers if claims(p, "claims_cpu", mcpu)), None)
+    if march is not None:
+        return next((p for p in parsers if claims(p, "claims_march", march)), None)
+    return None
 
 
 def claims(parser: CpuParser, method: str, value: str) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple, TypeAlias
 
 from tcfg._base.errors import TargetError, bounded_repr, closest
+from tcfg._model.portable import Answer, Answers, portable_names, vocabulary
 
 __all__ = ["Feature", "FeatureIndex", "FeatureValue", "Features", "feature_name"]
 
@@ -47,12 +48,15 @@ class FeatureIndex:
 
     def resolve(self, name: str) -> str | None:
         """The canonical declared name that ``name`` (any spelling, or an alias) reads."""
-        key = feature_name(name)
+        return self.resolve_key(feature_name(name))
+
+    def resolve_key(self, key: str) -> str | None:
+        """:meth:`resolve` for a name already in canonical spelling (:func:`feature_name`)."""
         if key in self.docs:
             return key
         alias = self.aliases.get(key)
         if alias is None and self.fill is not None and self.fill(key):
-            return self.resolve(name)
+            return self.resolve_key(key)
         return alias
 
     def known(self) -> list[str]:
@@ -75,47 +79,107 @@ class Features:
     plugin declares that this target lacks reads ``False``; an undeclared name raises
     ``AttributeError`` (``KeyError`` for ``[]``) naming the closest known names.
     ``"sve" in features`` is true when the target has the feature (its value is not
-    ``False``); iteration, ``len`` and ``dict(features)`` cover those present features.
+    ``False``); iteration, ``len``, ``keys()`` and ``items()`` cover the present vendor
+    features, with their vendor values (``dict(features.items())`` is the vendor facts).
+
+    A portable name (:mod:`tcfg._model.portable`: ``fp16``, ``vector_bits``, ...) reads
+    the answer of the target's plugin, computed at the first portable read (``None``:
+    truly unknown; ``explain`` says why). It takes precedence over a vendor feature of
+    the same spelling, which :meth:`vendor` still reads (AArch64's ``bf16``, Arm's ``fp16``).
+    ``dict(features)`` reads each listed name with ``[]``, so for such a name it holds the
+    portable answer (32-bit Arm's ``fp16`` conversions read as the portable ``fp16``, half
+    precision arithmetic); ``items()`` keeps the vendor value.
     """
 
-    __slots__ = ("_index", "_values", "_why")
+    __slots__ = ("_answers", "_index", "_names", "_portable", "_values", "_why")
 
     _values: dict[str, FeatureValue]
     _why: dict[str, str]
     _index: FeatureIndex
+    _portable: Callable[[], Answers] | None
+    _answers: Answers | None
+    _names: frozenset[str]  # the portable names, which every read checks first
 
-    def __init__(self, values: Mapping[str, FeatureValue], why: Mapping[str, str], index: FeatureIndex) -> None:
+    def __init__(
+        self,
+        values: Mapping[str, FeatureValue],
+        why: Mapping[str, str],
+        index: FeatureIndex,
+        portable: Callable[[], Answers] | None = None,
+    ) -> None:
         object.__setattr__(self, "_values", dict(values))
         object.__setattr__(self, "_why", dict(why))
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_portable", portable)
+        object.__setattr__(self, "_answers", None)
+        object.__setattr__(self, "_names", portable_names())
+
+    def portable(self) -> Answers:
+        """Every portable name's :class:`~tcfg._model.portable.Answer` (value and the vendor fact behind it)."""
+        answers = self._answers
+        if answers is None:
+            if self._portable is None:
+                answers = {name: Answer(None, "these features belong to no target") for name in vocabulary()}
+            else:
+                answers = self._portable()
+            object.__setattr__(self, "_answers", answers)
+        return answers
+
+    def _answer(self, name: str) -> Answer | None:
+        names = self._names
+        if name in names:  # the common case: already canonical
+            return self.portable()[name]
+        key = feature_name(name)
+        return self.portable()[key] if key in names else None
+
+    def vendor(self, name: str) -> FeatureValue:
+        """The vendor feature ``name`` (never the portable answer of that spelling): False where declared and absent."""
+        value = self._vendor(name)
+        if value is None:
+            raise KeyError(self._unknown(name))
+        return value
 
     def _lookup(self, name: str) -> FeatureValue | None:
         if type(name) is not str:
             raise TargetError(
                 f"a feature name is a string such as 'sve', not {type(name).__name__} {bounded_repr(name)}"
             )
-        canonical = self._index.resolve(name)
+        names = self._names
+        if name in names:
+            return self.portable()[name].value
+        key = feature_name(name)
+        if key in names:
+            return self.portable()[key].value
+        canonical = self._index.resolve_key(key)  # a vendor name (inlined: every feature read passes here)
         if canonical is None:
-            key = feature_name(name)
+            return self._values.get(key)
+        return self._values.get(canonical, False)
+
+    def _vendor(self, name: str) -> FeatureValue | None:
+        return self._vendor_key(feature_name(name))
+
+    def _vendor_key(self, key: str) -> FeatureValue | None:
+        canonical = self._index.resolve_key(key)
+        if canonical is None:
             return self._values.get(key)
         return self._values.get(canonical, False)
 
     def _unknown(self, name: str) -> str:
-        near = closest(feature_name(name), self._index.known())
+        near = closest(feature_name(name), [*self._index.known(), *vocabulary()])
         hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
         return f"no installed plugin declares the feature {name!r}{hint}"
 
-    def __getattr__(self, name: str) -> FeatureValue:
+    def __getattr__(self, name: str) -> FeatureValue | None:
         if name.startswith("__"):
             raise AttributeError(name)
         value = self._lookup(name)
-        if value is None:
+        if value is None and self._answer(name) is None:
             raise AttributeError(self._unknown(name))
         return value
 
-    def __getitem__(self, name: str) -> FeatureValue:
+    def __getitem__(self, name: str) -> FeatureValue | None:
         value = self._lookup(name)
-        if value is None:
+        if value is None and self._answer(name) is None:
             raise KeyError(self._unknown(name))
         return value
 
@@ -143,13 +207,20 @@ class Features:
         return sorted(self._values.items())
 
     def get(self, name: str, default: FeatureValue | None = None) -> FeatureValue | None:
-        """The value of ``name``, or ``default`` when no plugin declares it."""
+        """The value of ``name``, or ``default`` when no plugin declares it (or a portable answer is None)."""
         value = self._lookup(name)
         return default if value is None else value
 
     def explain(self, name: str) -> str:
-        """One sentence: the feature's value and what gave it (option, CPU, architecture)."""
-        value = self[name]
+        """One sentence: the feature's value and what gave it (option, CPU, architecture, vendor fact)."""
+        answer = self._answer(name)
+        if answer is not None:
+            return f"{feature_name(name)} = {answer.value!r} (portable): {answer.why}"
+        return self.vendor_explain(name)
+
+    def vendor_explain(self, name: str) -> str:
+        """:meth:`explain` for the vendor feature ``name`` (never the portable answer of that spelling)."""
+        value = self.vendor(name)
         canonical = self._index.resolve(name) or feature_name(name)
         label = canonical if canonical == feature_name(name) else f"{name} (alias of {canonical})"
         why = self._why.get(canonical)

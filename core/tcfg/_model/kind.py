@@ -30,6 +30,7 @@ from tcfg._model.attrs import (
     attr_table,
 )
 from tcfg._model.features import Feature, FeatureValue
+from tcfg._model.portable import Portable
 
 if TYPE_CHECKING:
     from tcfg._model.registry_view import RegistryView
@@ -160,6 +161,11 @@ class TargetKind:
     ``native`` (this machine) in one of them is parsed every time. Each must be an
     attribute of the kind (a ``ValueError`` otherwise).
 
+    ``portable`` answers the portable vocabulary (:mod:`tcfg._model.portable`) for a target
+    of this kind: a mapping from every portable name to an ``Answer(value, why)``, ``why``
+    naming the vendor fact the value comes from (or why it is None: truly unknown). Called
+    at the first portable read of a target, never while building one.
+
     ``dlpack_device_type`` is the DLPack device type code (``DLDeviceType`` in dlpack.h, a key
     of :data:`DLPACK_DEVICES`) of the device the kind's code runs on: 1 (``kDLCPU``) for CPU
     kinds, 2 for CUDA, ... Every plugin sets it for its kinds (TVM's ``device_from_target``,
@@ -175,6 +181,7 @@ class TargetKind:
     doc: str = ""
     parse_reads: tuple[str, ...] = ()
     dlpack_device_type: int | None = None
+    portable: Portable | None = field(default=None, compare=False)
     table: Mapping[str, Attr] = field(init=False, repr=False, compare=False)
     defaults: Mapping[str, Any] = field(init=False, repr=False, compare=False)
     # The target builder's lookups: plain dicts, which read faster than the proxies above.

@@ -43,6 +43,9 @@ class RegistryView(Protocol):
     def codegen(self, target: Any) -> Any:
         """The ``Codegen`` the first willing plugin gives for ``target``."""
 
+    def runs_on(self, code: Any, machine: Any) -> bool:
+        """Whether code built for the ``Target`` ``code`` runs on ``machine``."""
+
     def cpu_parsers(self, arch: str | None = None) -> Sequence[Any]:
         """The registered ``CpuParser``s, in plugin order (given ``arch``: at least those claiming it)."""
 

@@ -12,6 +12,7 @@ from tcfg._base.errors import TargetError, bounded_repr, shorten
 from tcfg._model import view
 from tcfg._model.features import Features, FeatureValue
 from tcfg._model.kind import attr_of, attr_type_failed
+from tcfg._model.portable import Answers, answers
 
 if TYPE_CHECKING:
     from tcfg._model.codegen import Codegen
@@ -142,9 +143,14 @@ class Target:
         """The derived features (``target.features.neon``)."""
         features = self._features
         if features is None:
-            features = Features(self._feature_values, self._why, self._registry.features)
+            features = Features(self._feature_values, self._why, self._registry.features, self._portable)
             self._features = features
         return features
+
+    def _portable(self) -> Answers:
+        """The portable vocabulary's answers for this target, from its kind's ``portable`` function."""
+        kind = self._kind
+        return answers(self, kind.portable, f"the kind {kind.name!r}", kind.features)
 
     @property
     def host(self) -> Target | None:
@@ -285,6 +291,23 @@ class Target:
         attrs = self.attrs
         missing = object()
         return all(attrs.get(k, missing) == v for k, v in other._config.items())
+
+    def runs_on(self, machine: Target) -> bool:
+        """Whether code built for this target runs on ``machine``, a Target describing a real device.
+
+        The contract's rule, answered by the plugin owning this target's kind or CPU
+        architecture: CPUs need the same architecture and ABI, and every feature this
+        target uses present in ``machine``; CUDA follows the cubin and PTX rules (``sm_90a``
+        code runs only on sm_90; PTX is JIT-compiled forward); ROCm follows LLVM's target-ID
+        rule (same gfx processor; ``xnack``/``sramecc`` given in the code must be given alike in
+        ``machine``); a composite runs on a composite each of whose devices runs one of its
+        devices. Devices of different device types never run each other's code, and this
+        target's host, if any, must run on ``machine``'s host when ``machine`` has one.
+        A ``machine`` that is not a Target, or a kind no installed plugin answers for, is a
+        :class:`tcfg.TargetError`.
+        """
+        answer: bool = self._registry.runs_on(self, machine)
+        return answer
 
     def codegen(self) -> Codegen:
         """The codegen configuration that the plugin owning this kind provides."""

@@ -132,12 +132,17 @@ def _scan(
         everything = importlib_metadata.EntryPoints(ep for dist in dists for ep in dist.entry_points)
     # A distribution's entry points share its one Distribution object: pairing by its
     # identity reads no metadata (its name would parse every distribution's METADATA).
+    # One pass over every entry point: ``EntryPoints.select`` would walk them once per group.
     declared: dict[tuple[int, str], set[tuple[str, str]]] = {}
-    for ep in everything.select(group=PROVIDES):
-        space, _, name = ep.name.partition(".")
-        declared.setdefault((id(ep.dist), _object_path(ep.value)), set()).add((space, name))
+    hooks = []
+    for ep in everything:
+        if ep.group == PROVIDES:
+            space, _, name = ep.name.partition(".")
+            declared.setdefault((id(ep.dist), _object_path(ep.value)), set()).add((space, name))
+        elif ep.group == GROUP:
+            hooks.append(ep)
     found = []
-    for ep in sorted(everything.select(group=GROUP), key=lambda e: (e.name, e.value)):
+    for ep in sorted(hooks, key=lambda e: (e.name, e.value)):
         provided = declared.get((id(ep.dist), _object_path(ep.value)))
         found.append((ep, None if provided is None else frozenset(provided)))
     return found

@@ -343,7 +343,7 @@ class Registry:
 
         self._loader.ensure()
         self._loader.load_all_pending()
-        for plugin in self._codegen_order(target):
+        for plugin in self._owners_first("tcfg_codegen", target):
             result = self._loader.call_hook(plugin, "tcfg_codegen", Codegen, target=target)
             if result is not None:
                 codegen: Codegen = result
@@ -353,8 +353,31 @@ class Registry:
             f"plugins loaded: {', '.join(r.name for r in self._loader.records if r.status == 'loaded')}"
         )
 
-    def _codegen_order(self, target: Target) -> list[str]:
-        """The plugins to ask for ``target``'s codegen: those owning what it names first, then pluggy's order.
+    def runs_on(self, code: Target, machine: Target) -> bool:
+        """Whether code built for ``code`` runs on ``machine``; see :meth:`tcfg.Target.runs_on`.
+
+        The core checks what it can (``machine`` is a Target, the device types, the hosts),
+        then asks the plugins owning what ``code`` names first, then the others
+        (``tcfg_runs_on``); a :class:`TargetError` names the input when none answers.
+        """
+        from tcfg._registry.running import no_answer, precheck
+
+        verdict = precheck(code, machine)
+        if verdict is not None:
+            return verdict
+        self._loader.ensure()
+        self._loader.load_all_pending()
+        implementers = self._owners_first("tcfg_runs_on", code)
+        for plugin in implementers:
+            result = self._loader.call_hook(plugin, "tcfg_runs_on", bool, code=code, machine=machine)
+            if result is not None:
+                return bool(result)
+        raise TargetError(
+            no_answer(code, machine, self._loader.implementers("tcfg_runs_on"), self._loader.contents.owners)
+        )
+
+    def _owners_first(self, hook: str, target: Target) -> list[str]:
+        """The plugins to ask ``hook`` about ``target``: those owning what it names first, then pluggy's order.
 
         Owners first: its BYOC compiler's, its CPU's (the plugin whose CPU sub-parser claims
         its triple, ``-mcpu`` or ``-march``), its kind's; so that a plugin answering for
@@ -368,7 +391,7 @@ class Registry:
             names.append(owners.get(("compiler", f"{kind}:{attrs['compiler']}")))
         names.append(self._cpu_owner(attrs))
         names.append(owners.get(("kind", kind)))
-        implementers = self._loader.implementers("tcfg_codegen")
+        implementers = self._loader.implementers(hook)
         first = [name for name in dict.fromkeys(names) if name in implementers]
         return first + [name for name in implementers if name not in first]
 
@@ -386,8 +409,8 @@ class Registry:
 
     def detect(self, sources: Mapping[str, str | Sequence[str]] | None = None) -> list[Target]:
         """Targets for this machine's devices, or for the machine ``sources`` records, from every
-        plugin that can detect them: discrete devices first, integrated ones next, software
-        renderers last (see :func:`tcfg._base.recordings.device_rank`).
+        plugin that can detect them: the CPU (a target of a CPU kind) first, then discrete
+        devices, integrated ones, software renderers last (see :func:`tcfg._base.recordings.device_rank`).
 
         ``sources`` maps a source name of :data:`tcfg.plugin.DETECT_SOURCES` to its recorded
         text (a list of texts for a per-device source); an unknown name or a value that is
@@ -401,7 +424,7 @@ class Registry:
         for plugin in reversed(plugins):
             specs = self._loader.call_hook(plugin, "tcfg_detect", (list, tuple), sources=checked) or ()
             found += [build(self, spec) for spec in specs]
-        return sorted(found, key=lambda t: device_rank(t.attrs))
+        return sorted(found, key=lambda t: (t.kind.device_type != "cpu", device_rank(t.attrs)))
 
     def target(self, spec: Any, host: Any = None) -> Target:
         """The target for ``spec`` (with ``host``), built once per distinct text (and per flat dict seen twice)."""

@@ -116,6 +116,10 @@ class _Refused(Exception):
 
 def _read(config: dict[str, Any], registry: Registry) -> Target:
     kind = config.get("kind")
+    if kind is None and isinstance(config.get("tag"), str):  # TVM 0.27: {"tag": NAME, overrides...}
+        registry.get_tag(config["tag"])  # an unknown tag is an UnknownTagError with the closest names
+        kind = _tag_kind(config["tag"], registry)
+        config = {**config, "kind": kind}
     if not isinstance(kind, str):
         raise TargetError(f"TVM target {shorten(config)!r}: 'kind' must be a kind name, got {bounded_repr(kind)}")
     fixed = tvm_kinds()["fixed"].get(kind, {})

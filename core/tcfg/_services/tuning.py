@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +11,7 @@ from tcfg._base.errors import TargetError, TargetSyntaxError
 from tcfg._services.config import CompilationConfig
 
 if TYPE_CHECKING:
+    from tcfg._model.target import Target
     from tcfg._registry.registry import Registry
 
 __all__ = ["TuningRecord"]
@@ -35,6 +36,30 @@ class TuningRecord:
             return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
             raise TargetError(f"tuning record is not JSON data: {exc}") from None
+
+    def target(self) -> Target:
+        """What the record was tuned for, as one target: the configuration's only device (with its
+        host), or its composite when it has several devices, an executor or a runtime."""
+        config = self.config
+        if len(config.targets) == 1 and config.executor is None and config.runtime is None:
+            return config.targets[0]
+        return config.to_target()
+
+    def runs_on(self, machine: Target) -> bool:
+        """Whether code built for this record's :meth:`target` runs on ``machine`` (:meth:`tcfg.Target.runs_on`)."""
+        return self.target().runs_on(machine)
+
+    @staticmethod
+    def running_on(records: Iterable[TuningRecord], machine: Target) -> list[TuningRecord]:
+        """The ``records`` whose target runs on ``machine``, in their order: what a tuning log offers
+        that machine. Anything in ``records`` that is not a TuningRecord is a :class:`TargetError`."""
+        found = []
+        for index, record in enumerate(records):
+            if not isinstance(record, TuningRecord):
+                raise TargetError(f"records[{index}] is {type(record).__name__}, not a TuningRecord")
+            if record.runs_on(machine):
+                found.append(record)
+        return found
 
     @classmethod
     def from_line(cls, line: str, registry: Registry | None = None) -> TuningRecord:

@@ -35,6 +35,7 @@ __all__ = [
     "index",
     "load",
     "names",
+    "system_register_features",
     "tag_table",
 ]
 
@@ -494,3 +495,10 @@ def cpuinfo_table() -> Any:
 def tag_table() -> Any:
     """``data/tags.json``: the device tags with their sources."""
     return load("tags.json")
+
+
+@cache
+def system_register_features() -> tuple[str, ...]:
+    """The features that only name system registers, which compiled code does not use (``data/runs_on.json``)."""
+    data: dict[str, Any] = load("runs_on.json")
+    return tuple(sorted(data["system_register_only"]))

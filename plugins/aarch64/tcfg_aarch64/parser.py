@@ -4,10 +4,11 @@ resolved feature set as tcfg feature values."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     AttributeValueError,
     CpuParser,
     Derived,
@@ -142,6 +143,11 @@ class ArmCpuParser(CpuParser):
     def claims_march(self, march: str) -> bool:
         return _march_family(march) is not None
 
+    def portable(self, target: Any) -> Answers:
+        from tcfg_aarch64.portable import portable  # read at the first portable name, not at start-up
+
+        return portable(target)
+
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs = request.attrs
         changed: dict[str, Any] | None = None
@@ -154,9 +160,30 @@ class ArmCpuParser(CpuParser):
                 # clang reads CPU and architecture names in any case: the target says them as LLVM does
                 changed = {**dict(attrs), **{k: attrs[k].lower() for k in ("mcpu", "march") if attrs.get(k)}}
                 attrs = changed
-        res = resolve_target(attrs, arch)
-        feats, why = values(res)
-        return Derived(attrs=changed, keys=KEYS, features=feats, why=why)
+        family = family_for(attrs, arch)
+        derived = _derived(
+            family.name,
+            attrs.get("mcpu"),
+            attrs.get("march"),
+            tuple(attrs.get("mattr", ())),
+            # 32-bit Arm's float ABI (and its explanation) reads the triple; AArch64's never does
+            attrs.get("mtriple") if family.name == "arm" else None,
+            attrs.get("mfloat-abi"),
+        )
+        return derived if changed is None else derived._replace(attrs=changed)
+
+
+@lru_cache(maxsize=1024)
+def _derived(
+    family: str, mcpu: str | None, march: str | None, mattr: tuple[str, ...], triple: str | None, float_abi: str | None
+) -> Derived:
+    """The features of one CPU configuration, one ``Derived`` object per configuration.
+
+    Targets that differ only in what the configuration does not read (an AArch64 triple's
+    vendor or OS) get the same object, which the core then checks once.
+    """
+    feats, why = values(resolve(family_table(family), mcpu, march, mattr, triple, float_abi))
+    return Derived(keys=KEYS, features=feats, why=why)
 
 
 def family_for(attrs: Any, arch: str | None) -> Family:

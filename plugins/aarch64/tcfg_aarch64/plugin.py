@@ -85,3 +85,17 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Targe
     if text is None:
         return []
     return [{"kind": "llvm", "mtriple": triple, **detect.native_attrs(text)}]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """Arm CPUs: same architecture and ABI (float ABI, profile), every feature present, an architecture
+    version at least as new. Features that only name system registers (``data/runs_on.json``: LLVM's
+    generic AArch64 CPU has the trace extensions, which no compiled code uses) are not compared."""
+    from tcfg.plugin import cpu_runs_on
+    from tcfg_aarch64.facts import system_register_features
+
+    ignore = ("arch", "fpu", *system_register_features())
+    return cpu_runs_on(
+        code, machine, ("aarch64", "arm"), same=("profile", "float_abi"), at_least=("arch_version",), ignore=ignore
+    )

@@ -34,6 +34,18 @@ def test_cortex_a72_features(make) -> None:
     assert f.has_asimd is True and f.has_dotprod is False
 
 
+def test_one_configuration_answers_alike_under_any_vendor_and_arm_explains_its_own_triple(make) -> None:
+    # The parser remembers each CPU configuration: AArch64 never reads the triple, 32-bit Arm's float ABI does.
+    first, second = (make(f"llvm -mtriple=aarch64-{v}-linux-gnu -mcpu=neoverse-v1+nosve -mattr=+sme") for v in "ab")
+    assert first.features == second.features and first.features.explain("sve") == second.features.explain("sve")
+    hard, soft = (
+        make("llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a15"),
+        make("llvm -mtriple=armv7a-linux-gnueabi -mcpu=cortex-a15"),
+    )
+    assert (hard.features.float_abi, soft.features.float_abi) == ("hard", "soft")
+    assert "gnueabihf" in hard.features.explain("float_abi") and "gnueabihf" not in soft.features.explain("float_abi")
+
+
 def test_cpu_implies_arch_version_and_extensions(make) -> None:
     f = make(f"{A64} -mcpu=neoverse-v1").features
     assert f.arch_version == "8.4"

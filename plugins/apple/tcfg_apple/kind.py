@@ -15,6 +15,7 @@ import functools
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     Attr,
     AttributeValueError,
     Derived,
@@ -91,7 +92,14 @@ def parse_metal(request: DeriveRequest) -> Derived:
     return _family_facts(name) if name else _GENERIC
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_apple.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 METAL = TargetKind(
+    portable=_portable,
     name="metal",
     device_type="metal",
     dlpack_device_type=8,  # kDLMetal in dlpack.h

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcfg.plugin import Attr, AttributeValueError, Derived, DeriveRequest, Integer, TargetKind
+from tcfg.plugin import Answers, Attr, AttributeValueError, Derived, DeriveRequest, Integer, TargetKind
 
 __all__ = ["TRN", "parse_trn"]
 
@@ -28,7 +28,14 @@ def parse_trn(request: DeriveRequest) -> Derived:
     return _NO_KEYS
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_aws.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 TRN = TargetKind(
+    portable=_portable,
     name="trn",
     device_type="trn",
     dlpack_device_type=18,  # kDLTrn in dlpack.h

@@ -23,6 +23,7 @@ __all__ = [
     "arch_info",
     "arch_names",
     "clang_knows",
+    "documented_cubin_rule",
     "limit_source",
     "llvm_min_ptx",
     "llvm_processors",
@@ -148,7 +149,9 @@ def runs_on(code_arch: str, device_arch: str) -> bool:
     ignored). The rules of the CUDA compatibility guide and the PTX ISA ``.target``:
 
     * ``compute_XY`` (PTX) is JIT-compiled on any device of capability X.Y or later;
-    * ``sm_XY`` (cubin) runs on devices of the same major version and minor >= Y;
+    * ``sm_XY`` (cubin) runs on devices of the same major version and minor >= Y, except
+      where the toolkit's nvlink refuses the pair (``data/cubin.json``: sm_87, the Jetson
+      Orin's Tegra GPU, and sm_88 link only with cubins of their own arch);
     * ``sm_XYf`` / ``compute_XYf`` run on devices of the same family with minor >= Y;
     * ``sm_XYa`` / ``compute_XYa`` run only on devices of capability X.Y.
 
@@ -165,7 +168,20 @@ def runs_on(code_arch: str, device_arch: str) -> bool:
         return device.family == info.family and device.compute_capability >= info.compute_capability
     if code.ptx:
         return device.compute_capability >= info.compute_capability
-    return device.major == info.major and device.minor >= info.minor
+    return documented_cubin_rule(info.name, device.name) and [info.name, device.name] not in _not_binary_compatible()
+
+
+def documented_cubin_rule(code_arch: str, device_arch: str) -> bool:
+    """The general rule for a plain ``sm_XY`` cubin: a device of the same major version and a minor one
+    at least as high. :func:`runs_on` also applies the exceptions nvlink enforces (``data/cubin.json``)."""
+    code, device = arch_info(code_arch), arch_info(device_arch)
+    return device.major == code.major and device.minor >= code.minor
+
+
+@functools.cache
+def _not_binary_compatible() -> list[list[str]]:
+    pairs: list[list[str]] = package_json("tcfg_cuda", "data/cubin.json")["not_binary_compatible"]
+    return pairs
 
 
 @functools.cache

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     Attr,
     AttributeValueError,
     Choice,
@@ -244,6 +245,12 @@ PARSED_ATTRS = (
 )
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_cuda.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 CUDA = TargetKind(
     name="cuda",
     device_type="cuda",
@@ -253,6 +260,7 @@ CUDA = TargetKind(
     parser=parse_cuda,
     parse_reads=PARSED_ATTRS,
     features=FEATURES,
+    portable=_portable,
     doc="An NVIDIA GPU programmed through CUDA; arch selects the compute capability.",
 )
 
@@ -347,6 +355,7 @@ NVPTX = TargetKind(
     default_keys=("cuda", "gpu"),
     parser=parse_nvptx,
     parse_reads=("mcpu", "mattr", "max_num_threads", "thread_warp_size"),
+    portable=_portable,
     features=(*FEATURES, Feature("ptx_isa", 'The PTX ISA version LLVM writes (".version"), as text ("8.0").')),
     doc="An NVIDIA GPU compiled by LLVM's NVPTX backend (PTX out); mcpu selects the processor.",
 )

@@ -79,3 +79,11 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[
         return [gpu.spec() for text in sources.get("nvidia-smi", ()) for gpu in parse_nvidia_smi(text)]
     found, _unavailable = detect_gpus()
     return [gpu.spec() for gpu in found]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """cuda and nvptx code: the cubin and PTX rules of CUDA's compatibility guide."""
+    from tcfg_cuda.running import target_runs_on
+
+    return target_runs_on(code, machine)

@@ -16,9 +16,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["PROBES", "Ptxas", "find_ptxas"]
+__all__ = ["PROBES", "Ptxas", "cubin_links", "find_ptxas"]
 
 _ENTRY = ".visible .entry probe(.param .u64 p)"
 
@@ -154,3 +157,40 @@ def find_ptxas() -> Ptxas | None:
     allowed = option.split("Allowed values for this option:", 1)[-1].split("Default value", 1)[0]
     names = {part for part in allowed.replace("\n", " ").split("'") if part.startswith("sm_")}
     return Ptxas(path, release, frozenset(names))
+
+
+def cubin_links(ptxas: Ptxas, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], bool] | None:
+    """For each ``(code, gpu)``: whether nvlink links a relocatable cubin compiled for ``code`` into a
+    program for ``gpu`` (the cubin rule as the toolkit applies it); None without nvlink beside ptxas.
+
+    Each cubin is an empty kernel made by ``ptxas -c``; nvlink refuses an incompatible one
+    with ``Input file ... arch does not match target``. Any other failure raises.
+    """
+    nvlink = Path(ptxas.path).with_name("nvlink")
+    if not nvlink.exists():
+        return None
+    wanted = list(pairs)
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+
+        def cubin(arch: str) -> str:
+            source, out = os.path.join(folder, f"{arch}.ptx"), os.path.join(folder, f"{arch}.cubin")
+            Path(source).write_text(
+                f".version {_LATEST_PTX}\n.target {arch}\n.address_size 64\n.visible .entry probe() {{ ret; }}\n"
+            )
+            subprocess.run([ptxas.path, "-c", f"-arch={arch}", source, "-o", out], check=True, capture_output=True)
+            return out
+
+        codes = sorted({code for code, _ in wanted})
+        cubins = dict(zip(codes, pool.map(cubin, codes), strict=True))
+
+        def links(pair: tuple[str, str]) -> bool:
+            code, gpu = pair
+            out = os.path.join(folder, f"{code}-{gpu}.out")
+            run = subprocess.run(
+                [str(nvlink), f"-arch={gpu}", cubins[code], "-o", out], capture_output=True, text=True, check=False
+            )
+            if run.returncode and "does not match target" not in run.stderr:
+                raise RuntimeError(f"nvlink -arch={gpu} {code}.cubin failed otherwise: {run.stderr.strip()}")
+            return run.returncode == 0
+
+        return dict(zip(wanted, pool.map(links, wanted), strict=True))

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     Attr,
     AttributeValueError,
     Boolean,
@@ -215,6 +216,12 @@ def parse_vulkan(request: DeriveRequest) -> Derived:
     )
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_gpuapi.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 VULKAN = TargetKind(
     name="vulkan",
     device_type="vulkan",
@@ -235,6 +242,7 @@ VULKAN = TargetKind(
         "host",
     ),
     features=VULKAN_FEATURES,
+    portable=_portable,
     doc="A GPU (or CPU) programmed through Vulkan compute shaders in SPIR-V; TVM 0.27's attributes.",
 )
 
@@ -268,6 +276,15 @@ _OPENCL_ATTRS = (
         default="1.2",
         doc="The OpenCL C version kernels are compiled as (tcfg; not in TVM).",
     ),
+    Attr(
+        "device_type",
+        Choice(("discrete", "integrated", "cpu", "other")),
+        doc="CL_DEVICE_TYPE; a GPU sharing host memory is integrated (tcfg; not in TVM).",
+    ),
+    Attr("device_name", String(), doc="CL_DEVICE_NAME (tcfg; not in TVM)."),
+    Attr("platform_name", String(), doc="CL_PLATFORM_NAME of the device's platform (tcfg; not in TVM)."),
+    Attr("driver_version", String(), doc="CL_DRIVER_VERSION (tcfg; not in TVM)."),
+    _limit("vendor_id", "CL_DEVICE_VENDOR_ID (tcfg; not in TVM)."),
 )
 
 OPENCL_FEATURES = (Feature("opencl_c_version", 'The OpenCL C version kernels are compiled as, as text ("1.2").'),)
@@ -298,6 +315,7 @@ OPENCL = TargetKind(
     parser=parse_opencl,
     parse_reads=("opencl_c_version", "max_threads_per_block", "max_num_threads", "host"),
     features=OPENCL_FEATURES,
+    portable=_portable,
     doc="A device programmed through OpenCL C kernels; TVM 0.27's attributes.",
 )
 
@@ -353,5 +371,6 @@ WEBGPU = TargetKind(
     parser=parse_webgpu,
     parse_reads=("supports_subgroups", "thread_warp_size", "host"),
     features=(Feature("subgroups", "WebGPU subgroup operations (the 'subgroups' feature, WGSL enable subgroups)."),),
+    portable=_portable,
     doc="A GPU programmed through WebGPU compute shaders in WGSL; TVM 0.27's attributes.",
 )

@@ -1,7 +1,7 @@
 """The hook implementations of the gpuapi plugin: ``vulkan``, ``opencl`` and ``webgpu``, CLML, tags, codegen, detection.
 
 Importing this module reads no data and runs no tool: the SPIR-V facts, the device
-table and ``vulkaninfo`` are reached by the functions that use them.
+table, ``vulkaninfo`` and ``clinfo`` are reached by the functions that use them.
 """
 
 from __future__ import annotations
@@ -51,10 +51,13 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 @hookimpl
 def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[str, Any]]:
-    """One vulkan target per Vulkan device ``vulkaninfo`` reports (none without vulkaninfo or
-    devices), or per recorded ``vulkaninfo --json`` document."""
+    """One vulkan target per Vulkan device ``vulkaninfo`` reports and one opencl target per OpenCL
+    device ``clinfo --json`` reports (none without the tools or devices), or per device in the
+    recorded ``vulkaninfo --json`` documents and ``clinfo --json`` output."""
+    from tcfg_gpuapi.clinfo import detect_opencl, opencl_devices
     from tcfg_gpuapi.detect import detect_vulkan, recorded_devices
 
     if sources is not None:
-        return recorded_devices(sources.get("vulkaninfo", ()))
-    return detect_vulkan()
+        opencl = [dev for text in sources.get("clinfo", ()) for dev in opencl_devices(text, "recorded clinfo")]
+        return recorded_devices(sources.get("vulkaninfo", ())) + opencl
+    return detect_vulkan() + detect_opencl()

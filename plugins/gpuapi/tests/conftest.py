@@ -14,7 +14,6 @@ import tcfg_gpuapi.plugin
 from tcfg.testing import registry_with
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SCRATCH = Path("/work/scratch")
 
 
 @pytest.fixture(scope="session")

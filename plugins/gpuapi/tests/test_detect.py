@@ -65,5 +65,5 @@ def test_real_vulkaninfo(reg: tcfg.Registry) -> None:
     for spec in found:
         t = tcfg.Target(spec, registry=reg)
         assert tcfg.Target(t.export(), registry=reg) == t
-    detected = reg.detect()
-    assert [t.attrs["device_name"] for t in detected] == names and {t.kind.name for t in detected} == {"vulkan"}
+    detected = [t for t in reg.detect() if t.kind.name == "vulkan"]
+    assert [t.attrs["device_name"] for t in detected] == names

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import tcfg
@@ -11,11 +9,7 @@ import tcfg_gpuapi.plugin
 from tcfg.testing import check_plugin
 from tcfg_gpuapi.tags import device_tags
 
-from .conftest import SCRATCH
-
 TAGS = list(device_tags())
-TVM_TAGS = ["qcom/adreno-vulkan", "qcom/adreno-vulkan-texture", "qcom/adreno-opencl", "qcom/adreno-opencl-texture",
-            "qcom/adreno-opencl-clml"]  # fmt: skip
 
 
 @pytest.mark.parametrize("tag", TAGS, ids=lambda t: t.name)
@@ -28,19 +22,6 @@ def test_tag_builds_round_trips_and_cites(reg: tcfg.Registry, tag: object) -> No
     assert tcfg.Target(t.to_json(), registry=reg) == t
     entry = reg.tag_entry(name)
     assert entry.description and any(year in entry.source for year in ("2023", "2024", "2025", "2026"))
-
-
-@pytest.mark.parametrize("name", TVM_TAGS)
-def test_tvm_tags_have_tvms_kind_keys_and_limits(reg: tcfg.Registry, name: str) -> None:
-    path = SCRATCH / "tvm_tag_exports.json"
-    if not path.exists():
-        pytest.skip("TVM's tag exports (/work/scratch/tvm_tag_exports.json) are not on this machine")
-    tvm = json.loads(path.read_text())[name]
-    t = tcfg.Target(name, registry=reg)
-    assert t.kind.name == tvm["kind"] and list(t.keys) == list(tvm["keys"])
-    for attr, value in tvm.items():
-        if attr not in ("kind", "keys", "tag"):
-            assert t.attrs[attr] == value, attr
 
 
 def test_required_devices_are_tagged(reg: tcfg.Registry) -> None:

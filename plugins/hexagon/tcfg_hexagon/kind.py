@@ -9,7 +9,18 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from tcfg.plugin import Attr, Derived, DeriveRequest, Feature, FeatureValue, Integer, String, StringList, TargetKind
+from tcfg.plugin import (
+    Answers,
+    Attr,
+    Derived,
+    DeriveRequest,
+    Feature,
+    FeatureValue,
+    Integer,
+    String,
+    StringList,
+    TargetKind,
+)
 from tcfg_hexagon.facts import default_cpu
 from tcfg_hexagon.resolve import resolve
 
@@ -76,7 +87,14 @@ def parse_hexagon(request: DeriveRequest) -> Derived:
     return _derive(mcpu or default_cpu(), tuple(attrs.get("mattr", ())), mcpu is not None)
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_hexagon.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 HEXAGON = TargetKind(
+    portable=_portable,
     name="hexagon",
     device_type="hexagon",
     dlpack_device_type=16,  # kDLHexagon in dlpack.h

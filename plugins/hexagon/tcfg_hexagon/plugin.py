@@ -36,3 +36,14 @@ def tcfg_codegen(target: Target) -> Codegen | None:
     from tcfg_hexagon.codegen import codegen_for
 
     return codegen_for(target)
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """Hexagon code: an architecture and HVX version at least as new, the same HVX vector length,
+    every HVX feature present (``tcfg.plugin.cpu_runs_on``'s rule)."""
+    if code.kind.name != "hexagon":
+        return None
+    from tcfg.plugin import cpu_runs_on
+
+    return cpu_runs_on(code, machine, ("hexagon",), same=("hvx_length",), at_least=("hexagon_arch", "hvx_version"))

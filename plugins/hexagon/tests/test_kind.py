@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,6 @@ import tcfg
 import tcfg_hexagon
 import tcfg_hexagon.plugin
 from tcfg.testing import check_plugin, registry_with
-
-TVM_TAGS = Path("/work/scratch/tvm_tags.json")  # Apache TVM 0.27's tags, dumped from its wheel
 
 
 def _roundtrip(t: tcfg.Target, reg: tcfg.Registry) -> None:
@@ -50,14 +47,7 @@ def test_tvm_tags(tag: str, reg: tcfg.Registry) -> None:
     t = tcfg.Target(tag, registry=reg)
     assert t.tag == tag and t.features.hvx and t.features.hvx_length == 128
     _roundtrip(t, reg)
-    if not TVM_TAGS.exists():
-        pytest.skip(f"{TVM_TAGS} (Apache TVM 0.27's tags) is not on this machine")
-    tvm = json.loads(TVM_TAGS.read_text())[tag]
-    for attr in ("mcpu", "mtriple", "num-cores", "vtcm-capacity"):
-        assert t.attrs[attr] == tvm[attr], attr
-    assert list(t.attrs["mattr"]) == tvm["mattr"]
-    assert list(t.attrs.get("llvm-options", ())) == tvm.get("llvm-options", [])
-    assert list(t.keys) == tvm["keys"]
+    # Each attribute and key as TVM 0.27 exports the tag: interop/test_tvm.py, with TVM installed.
 
 
 def test_tag_list(reg: tcfg.Registry) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name
+from tcfg.plugin import Answers, AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name
 from tcfg_riscv.facts import tables
 from tcfg_riscv.resolve import resolve
 
@@ -46,6 +46,11 @@ class RiscvCpuParser(CpuParser):
 
     def cpu_names(self) -> list[str]:
         return sorted(set(tables().cpus) - {"generic"})
+
+    def portable(self, target: Any) -> Answers:
+        from tcfg_riscv.portable import portable  # read at the first portable name, not at start-up
+
+        return portable(target)
 
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs: dict[str, Any] = dict(request.attrs)

@@ -58,3 +58,11 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[
     if not detect.is_riscv(text):
         return []
     return [{"kind": "llvm", "mtriple": detect.recorded_triple(text), **detect.native_attrs(text)}]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """RISC-V CPUs: same XLEN and ABI, every extension present, a vector length at least as long."""
+    from tcfg.plugin import cpu_runs_on
+
+    return cpu_runs_on(code, machine, ("riscv32", "riscv64"), same=("xlen",), at_least=("vlen_bits",), ignore=())

@@ -77,6 +77,14 @@ def test_uarch_rules_come_from_llvm() -> None:
             "sifive-u74",
         ),
         ("uarch           : sifive,bullet0\n", "sifive-u74"),
+        # Added later (Host.cpp at dcd83f0 of PeddleSpam/llvm-project, a fork of llvm/llvm-project).
+        (
+            "\nprocessor       : 0\nhart            : 2\n"
+            "isa             : rv64imafdch_zicsr_zifencei_zba_zbb_sscofpmf\n"
+            "mmu             : sv48\nuarch           : eswin,eic770x\n",
+            "sifive-p550",
+        ),
+        ("uarch           : eswin,eic770x\n", "sifive-p550"),
         ("uarch           : spacemit,x60\n", ""),
     ],
 )

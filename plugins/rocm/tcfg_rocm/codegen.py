@@ -154,5 +154,5 @@ def codegen_for(target: Target) -> RocmCodegen:
             "or -mcpu=gfx942:sramecc+:xnack-) to generate code"
         )
     row = parse_target_id(mcpu).processor
-    wavefront = target.features.wavefront_size
+    wavefront = target.features.vendor("wavefront_size")
     return RocmCodegen(mcpu, row.name, tuple(target.attrs.get("mattr", ())), int(wavefront), row.generic)

@@ -17,7 +17,7 @@ from typing import Any
 from tcfg.plugin import TargetError
 from tcfg_rocm.facts import processor_names
 
-__all__ = ["KFD_NODES", "GpuNode", "detect_gpus", "gfx_name", "parse_rocminfo"]
+__all__ = ["KFD_NODES", "GpuNode", "check_known", "detect_gpus", "gfx_name", "parse_rocminfo"]
 
 KFD_NODES = Path("/sys/class/kfd/kfd/topology/nodes")
 
@@ -53,7 +53,8 @@ def _properties(path: Path) -> dict[str, int]:
     return found
 
 
-def _check_known(name: str, what: str) -> None:
+def check_known(name: str, what: str) -> None:
+    """Refuse a processor LLVM 22 does not know, saying ``what`` it is (where it was read)."""
     if name not in processor_names():
         raise TargetError(
             f"{what}, which this version of tcfg-plugin-rocm (LLVM 22's AMDGPU processors) does not know; "
@@ -84,7 +85,7 @@ def parse_rocminfo(text: str) -> list[GpuNode]:
         name = fields.get("Name", "")
         if not re.fullmatch(r"gfx[0-9a-f]+", name):
             raise TargetError(f"rocminfo agent {start.group(1)} is a GPU named {name!r}, not a gfx processor")
-        _check_known(name, f"rocminfo agent {start.group(1)} ({fields.get('Marketing Name', '?')}) is {name}")
+        check_known(name, f"rocminfo agent {start.group(1)} ({fields.get('Marketing Name', '?')}) is {name}")
         units = fields.get("Compute Unit", "")
         found.append(GpuNode(int(start.group(1)), name, int(units) if units.isdigit() else None))
     return found
@@ -108,7 +109,7 @@ def detect_gpus(root: Path = KFD_NODES) -> list[GpuNode]:
         if version == 0:
             continue
         name = gfx_name(version)
-        _check_known(name, f"the GPU of amdkfd node {node.name} is {name} (gfx_target_version {version})")
+        check_known(name, f"the GPU of amdkfd node {node.name} is {name} (gfx_target_version {version})")
         simds, per_cu = props.get("simd_count", 0), props.get("simd_per_cu", 0)
         found.append(GpuNode(int(node.name), name, simds // per_cu if simds and per_cu else None))
     return found

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcfg.plugin import (
+    Answers,
     Attr,
     AttributeValueError,
     Derived,
@@ -216,6 +217,12 @@ def _check_limits(attrs: Mapping[str, Any], mcpu: str | None, implied: Mapping[s
         )
 
 
+def _portable(target: Any) -> Answers:
+    from tcfg_rocm.portable import portable  # read at the first portable name, not at start-up
+
+    return portable(target)
+
+
 @functools.cache
 def rocm_kind() -> TargetKind:
     """The ``rocm`` kind; its feature declarations read LLVM's feature list (once, at registration)."""
@@ -229,5 +236,6 @@ def rocm_kind() -> TargetKind:
         parser=parse_rocm,
         parse_reads=PARSED_ATTRS,
         features=(*declared, *_OWN_FEATURES),
+        portable=_portable,
         doc="An AMD GPU programmed through ROCm/HIP; mcpu is the AMDGPU target ID (gfx90a:xnack+).",
     )

@@ -25,7 +25,7 @@ from tcfg_x86.facts import CpuEntry, tables
 from tcfg_x86.host_name import llvm_host_cpu
 from tcfg_x86.resolve import resolve
 
-__all__ = ["HostCpu", "detect", "is_x86", "native", "parse_cpuinfo", "spec_of"]
+__all__ = ["HostCpu", "describe", "detect", "is_x86", "native", "parse_cpuinfo", "spec_of"]
 
 CPUINFO = Path("/proc/cpuinfo")
 
@@ -78,12 +78,31 @@ def parse_cpuinfo(text: str) -> HostCpu:
     if not blocks or "flags" not in blocks[0]:
         raise TargetError("/proc/cpuinfo has no x86 'flags' line; is this an x86 Linux machine?")
     first = blocks[0]
-    flags = frozenset(first["flags"].split())
+    return describe(
+        first.get("vendor_id"),
+        _number(first.get("cpu family")),
+        _number(first.get("model")),
+        frozenset(first["flags"].split()),
+        first.get("model name"),
+        _num_cores(blocks),
+    )
+
+
+def describe(
+    vendor: str | None,
+    family: int | None,
+    model: int | None,
+    flags: frozenset[str],
+    model_name: str | None = None,
+    num_cores: int | None = None,
+) -> HostCpu:
+    """The host CPU with this CPUID vendor, family and model and these Linux ``/proc/cpuinfo`` flags
+    (the other recorded forms, :mod:`tcfg_x86.recorded`, are read into these terms)."""
     t = tables()
     host = frozenset(f for flag in flags for f in t.cpuinfo_flags.get(flag, ()))
     checkable = _checkable()
     is64 = "64bit" in host
-    named = llvm_host_cpu(first.get("vendor_id"), _number(first.get("cpu family")), _number(first.get("model")), host)
+    named = llvm_host_cpu(vendor, family, model, host)
     closest = t.cpus[named] if named is not None and named in t.cpus else _closest(host, checkable, is64)
     missing = tuple(sorted((closest.features & checkable) - host))
     chosen, mattr = _closest_minus_missing(host, checkable, is64, closest, missing)
@@ -99,9 +118,9 @@ def parse_cpuinfo(text: str) -> HostCpu:
         features=host,
         closest=closest.name,
         missing=missing,
-        model=first.get("model name"),
-        vendor=first.get("vendor_id"),
-        num_cores=_num_cores(blocks),
+        model=model_name,
+        vendor=vendor,
+        num_cores=num_cores,
         flags=flags,
     )
 

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from tcfg.plugin import AttributeValueError, CpuParser, Derived, DeriveRequest, Feature, feature_name, host_triple
+from tcfg.plugin import (
+    Answers,
+    AttributeValueError,
+    CpuParser,
+    Derived,
+    DeriveRequest,
+    Feature,
+    feature_name,
+    host_triple,
+)
 from tcfg_x86.facts import tables
 from tcfg_x86.resolve import resolve
 
@@ -49,6 +58,11 @@ class X86CpuParser(CpuParser):
     def claims_march(self, march: str) -> bool:
         """On x86, clang's ``-march`` names a CPU."""
         return self.claims_cpu(march)
+
+    def portable(self, target: Any) -> Answers:
+        from tcfg_x86.portable import portable  # read at the first portable name, not at start-up
+
+        return portable(target)
 
     def parse(self, request: DeriveRequest, arch: str | None) -> Derived:
         attrs: dict[str, Any] = dict(request.attrs)

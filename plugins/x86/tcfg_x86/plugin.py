@@ -60,7 +60,27 @@ def tcfg_codegen(target: Target) -> Codegen | None:
 
 @hookimpl
 def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[Mapping[str, Any]]:
-    """This machine's CPU when it is x86 Linux, or the recorded one (``cpuinfo``)."""
+    """This machine's CPU when it is x86 Linux, or the recorded one (``cpuinfo``; an Intel Mac's
+    ``sysctl``; a Windows ``cpuid`` dump)."""
     from tcfg_x86.detect import detect
 
-    return detect(sources)
+    if sources is None:
+        return detect(None)
+    from tcfg_x86.recorded import recorded_specs
+
+    return [*detect(sources), *recorded_specs(sources)]
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """x86 CPUs: same architecture and ABI, every ISA feature present (vector widths are tuning preferences)."""
+    from tcfg.plugin import cpu_runs_on
+
+    return cpu_runs_on(
+        code,
+        machine,
+        ("x86_64", "x86"),
+        same=(),
+        at_least=(),
+        ignore=("preferred_vector_width_bits", "vector_lanes_32bit", "vector_width_bits"),
+    )

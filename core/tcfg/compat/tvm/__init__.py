@@ -11,9 +11,9 @@ the truth; docs/from-tvm.md lists each difference and why.
 
 from __future__ import annotations
 
-from tcfg import GenericFunc, generic_func
-from tcfg.compat.tvm import codegen
+from tcfg.compat.tvm import codegen, detect_target, tag
 from tcfg.compat.tvm.codegen import llvm_cpu_has_features, target_has_features
+from tcfg.compat.tvm.generic import GenericFunc, generic_func, get_native_generic_func, override_native_generic_func
 from tcfg.compat.tvm.helpers import (
     adreno,
     arm_cpu,
@@ -37,17 +37,21 @@ __all__ = [
     "arm_cpu",
     "bifrost",
     "codegen",
+    "detect_target",
     "cuda",
     "generic_func",
+    "get_native_generic_func",
     "hexagon",
     "intel_graphics",
     "list_tags",
     "llvm_cpu_has_features",
     "mali",
+    "override_native_generic_func",
     "rasp",
     "register_tag",
     "riscv_cpu",
     "rocm",
     "stm32",
+    "tag",
     "target_has_features",
 ]

@@ -22,8 +22,10 @@ __all__ = [
     "llvm_get_cpu_features",
     "llvm_get_system_cpu",
     "llvm_get_system_triple",
+    "llvm_get_system_x86_vendor",
     "llvm_get_targets",
     "llvm_get_vector_width",
+    "llvm_is_valid_cpu",
     "llvm_version_major",
     "target_has_features",
 ]
@@ -68,6 +70,37 @@ def llvm_get_system_cpu() -> str:
     return str(tcfg.Target("llvm -mcpu=native").codegen().cpu)  # type: ignore[attr-defined]
 
 
+#: LLVM's ``sys::detail::x86::getVendorSignature`` (llvm/lib/TargetParser/Host.cpp): the CPUID
+#: vendor strings it names, and TVM's word for each; any other x86 vendor is ``unknown``.
+_X86_VENDORS = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}
+
+
+def x86_vendor(triple: str, cpuinfo: str | None) -> str:
+    """TVM's ``llvm_get_system_x86_vendor`` for a machine of LLVM ``triple`` whose ``/proc/cpuinfo``
+    text is ``cpuinfo`` (None where there is none): ``intel``, ``amd``, ``unknown`` on x86, and
+    ``unimplemented`` on any other architecture, as TVM answers there."""
+    if not isinstance(triple, str):
+        raise tcfg.TargetError(f"x86_vendor: triple {triple!r} must be an LLVM triple such as 'x86_64-linux-gnu'")
+    if family_of(triple) not in ("x86", "x86_64"):
+        return "unimplemented"
+    for line in (cpuinfo or "").splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == "vendor_id":
+            return _X86_VENDORS.get(value.strip(), "unknown")
+    return "unknown"
+
+
+def llvm_get_system_x86_vendor() -> str:
+    """This machine's x86 CPU vendor as TVM names it (``intel``, ``amd``, ``unknown``), read from the
+    ``vendor_id`` of ``/proc/cpuinfo`` (the CPUID vendor string LLVM reads); ``unimplemented`` off x86."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as file:
+            text: str | None = file.read()
+    except OSError:
+        text = None
+    return x86_vendor(llvm_get_system_triple(), text)
+
+
 def llvm_get_targets() -> list[str]:
     """LLVM 22's registered targets (``llc-22 --version``)."""
     return list(table()["llvm_targets"])
@@ -78,10 +111,24 @@ def llvm_get_cpu_archlist(target: Any = None) -> list[str]:
     return list(table()["llvm_cpus"][_family(_target(target))])
 
 
+def llvm_is_valid_cpu(cpu: str, triple: str) -> bool:
+    """Whether LLVM 22 has the CPU ``cpu`` for the LLVM triple ``triple`` (a TargetError for a triple
+    whose architecture tcfg has no LLVM tables for)."""
+    if not isinstance(cpu, str):
+        raise tcfg.TargetError(f"llvm_is_valid_cpu({cpu!r}, {triple!r}): the CPU must be a name such as 'skylake'")
+    family = family_of(triple) if isinstance(triple, str) else None
+    if family is None:
+        raise tcfg.TargetError(
+            f"llvm_is_valid_cpu({cpu!r}, {triple!r}): no LLVM CPU table for triple {triple!r} "
+            f"(families: {', '.join(sorted(table()['llvm_cpus']))})"
+        )
+    return cpu in table()["llvm_cpus"][family]
+
+
 def llvm_get_cpu_features(target: Any = None) -> set[str]:
     """The LLVM features (LLVM's spellings) the target has, its CPU's and ``-mattr``'s."""
     found = _target(target)
-    have = {name for name, value in dict(found.features).items() if value is True}
+    have = {name for name, value in dict(found.features.items()).items() if value is True}
     return {f for f in table()["llvm_features"][_family(found)] if _name(f) in have}
 
 
@@ -92,7 +139,7 @@ def llvm_cpu_has_features(cpu_features: str | Iterable[str], target: Any = None)
     known = {
         _name(f) for f in table()["llvm_features"].get(family_of(getattr(found.codegen(), "triple", "")) or "", ())
     }
-    have = dict(found.features)
+    have = dict(found.features.items())
     return all(_name(f) in known and have.get(_name(f)) is True for f in names)
 
 
@@ -113,7 +160,7 @@ def llvm_get_vector_width(target: Any = None) -> int:
         if isinstance(width, int):
             return width
     if family in ("riscv32", "riscv64"):
-        vlen = dict(found.features).get("vlen_bits")
+        vlen = dict(found.features.items()).get("vlen_bits")
         if isinstance(vlen, int):
             return vlen
     return 128

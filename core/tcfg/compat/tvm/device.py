@@ -2,12 +2,16 @@
 
 A device is named as TVM names it (``"cpu"``, ``"llvm"``, ``"cuda"``, ``"rocm"``, ...), by its
 DLPack device type code, or by an object with ``device_type`` (or ``dlpack_device_type()``)
-and ``device_id`` (a TVM ``Device`` works). The CPU is ``llvm`` for this machine; other
-devices come from the plugins' ``tcfg_detect`` hooks, the ``device_id``-th of their kind.
+and ``device_id`` or ``index`` (a TVM ``Device`` works). The CPU is this machine's ``llvm``
+with its triple and LLVM's name of its CPU (``llvm -mcpu=native``, what TVM's ``_detect_cpu``
+gives); other devices come from the plugins' ``tcfg_detect`` hooks, the ``device_id``-th of
+their kind. Only the CPU and detection from recordings are tested here: this machine has no
+GPU (docs/from-tvm.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tcfg
@@ -35,9 +39,10 @@ def device_code(device: Any) -> tuple[int, int]:
         return device, 0
     method = getattr(device, "dlpack_device_type", None)
     code: Any = method() if callable(method) else getattr(device, "device_type", None)
-    index = getattr(device, "device_id", None)
+    index: Any = getattr(device, "device_id", None)
     index = getattr(device, "index", 0) if index is None else index
-    if not isinstance(code, int) or code not in DLPACK_DEVICES or not isinstance(index, int):
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (code, index))
+    if not ints or code not in DLPACK_DEVICES or index < 0:
         raise tcfg.TargetError(
             f"device {device!r}: expected a device name, a DLPack device type or an object with "
             "device_type and device_id"
@@ -45,12 +50,17 @@ def device_code(device: Any) -> tuple[int, int]:
     return code, index
 
 
-def from_device(device: Any) -> tcfg.Target:
-    """The :class:`tcfg.Target` of ``device`` on this machine, or a TargetError saying it is not here."""
+def from_device(device: Any, sources: Mapping[str, str | Sequence[str]] | None = None) -> tcfg.Target:
+    """The :class:`tcfg.Target` of ``device`` on this machine, or a TargetError saying it is not here.
+
+    ``sources`` (recorded ``tcfg detect`` sources, ``{"nvidia-smi": TEXT}``) answers for the machine
+    they record instead of this one. The CPU's index is ignored (every ``cpu:N`` is the one CPU)."""
     code, index = device_code(device)
     if code == 1:
-        return tcfg.Target("llvm")
-    found = [t for t in default_registry().detect() if t.kind.dlpack_device_type == code]
+        if sources is None:
+            return tcfg.Target("llvm -mcpu=native")
+        index = 0
+    found = [t for t in default_registry().detect(sources) if t.kind.dlpack_device_type == code]
     if index >= len(found):
         have = ", ".join(str(t) for t in found) or "none"
         raise tcfg.TargetError(

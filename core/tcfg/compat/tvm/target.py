@@ -47,6 +47,15 @@ class TargetKind:
         return self._kind.dlpack_device_type
 
     @property
+    def default_device_type(self) -> int | None:
+        """TVM 0.27's name for :attr:`dlpack_device_type`."""
+        return self._kind.dlpack_device_type
+
+    def same_as(self, other: object) -> bool:
+        """Whether ``other`` is this kind (TVM compares object identity; kinds are one per name)."""
+        return self == other
+
+    @property
     def options(self) -> dict[str, str]:
         """Every attribute name of the kind, with what its values are."""
         return {name: attr.type.description for name, attr in sorted(self._kind.table.items())}
@@ -372,6 +381,10 @@ class Target:
         return Target(from_device(device))
 
     # -- value semantics -------------------------------------------------------------------
+    def same_as(self, other: object) -> bool:
+        """Whether ``other`` wraps the very same :class:`tcfg.Target` (TVM's object identity)."""
+        return isinstance(other, Target) and other._target is self._target
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Target):
             return self._target == other._target
