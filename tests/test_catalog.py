@@ -62,6 +62,8 @@ def test_every_tag_variant_and_alias_is_on_its_page() -> None:
             assert f"`:{variant}`" in page, (name, variant)
         for alias in entry.aliases:
             assert f"`{alias}`" in page, (name, alias)
+    a100 = pages["nvidia"].split('<a id="tag-nvidia-a100">')[1].split("<a id=")[0]
+    assert "| capabilities | " in a100 and "`bf16`" in a100 and "`fp8_e4m3`" not in a100
 
 
 def test_anchors_are_unique_and_the_hook_puts_every_page_in_the_nav() -> None:

@@ -9,7 +9,8 @@ repository; the build fails if one of them is missing). No generated page is com
 One page per vendor (the part of a tag's name before ``/``) and an index: for each tag,
 an anchor (``#nvidia/a100`` works as ``#tag-nvidia-a100``), its description, other
 names (aliases: TVM's, marketing names), the target it builds, its kind and device type,
-keys, configured facts, features, variants (``NAME:VARIANT``), the plugin that registers
+keys, configured facts, portable capabilities (``fp16``, ``vector_bits``, ...), features,
+variants (``NAME:VARIANT``), the plugin that registers
 it and the source its facts are cited from.
 
 ``python core/scripts/generate_catalog.py DIR`` writes the same pages into ``DIR`` to
@@ -51,6 +52,17 @@ def _features(target: Any) -> str:
     return ", ".join(items[:_FEATURES_SHOWN]) + (f" and {more} more" if more > 0 else "") or "(none)"
 
 
+def _portable(target: Any) -> str:
+    """The portable capabilities the target has (``tcfg._model.portable``): true ones by name, others with a value."""
+    answers = target.features.portable()
+    items = [
+        f"`{n}`" if a.value is True else f"`{n}`={a.value}"
+        for n, a in answers.items()
+        if a.value is not None and a.value is not False
+    ]
+    return ", ".join(items)
+
+
 def tag_section(registry: Any, name: str) -> list[str]:
     """The Markdown of one tag: heading with anchor, description, and a facts table."""
     entry = registry.tag_entry(name)
@@ -68,6 +80,9 @@ def tag_section(registry: Any, name: str) -> list[str]:
     for key, value in dict(entry.config).items():
         if key not in ("kind", "tag") and not isinstance(value, (dict, list)):
             rows.append((f"`{key}`", _cell(value)))
+    portable = _portable(target)
+    if portable:
+        rows.append(("capabilities", portable))
     rows.append(("features", _features(target)))
     for variant in entry.variants:
         rows.append((f"`:{variant}`", f"`{_cell(registry.tag_entry(f'{name}:{variant}').target)}`"))
