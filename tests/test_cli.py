@@ -312,7 +312,11 @@ def test_kinds_json(capsys: Capture, core: tcfg.Registry) -> None:
     assert [k["name"] for k in data] == core.list_kinds()
     llvm = next(k for k in data if k["name"] == "llvm")
     assert (llvm["device_type"], llvm["plugin"], llvm["default_keys"]) == ("cpu", "core", ["cpu"])
-    assert {"mtriple", "mcpu", "mattr", "num-cores", "host", "compiler"} <= set(llvm["attributes"])
+    attributes = {a["name"]: a for a in llvm["attributes"]}
+    assert {"mtriple", "mcpu", "mattr", "num-cores", "host", "compiler"} <= set(attributes)
+    assert llvm["doc"] == "A CPU, compiled through LLVM."
+    assert attributes["opt-level"]["schema"]["maximum"] == 3 and attributes["opt-level"]["aliases"] == []
+    assert attributes["mattr"]["type"] == core.get_kind("llvm").table["mattr"].type.description
 
 
 def test_tags_with_descriptions_and_prefix(capsys: Capture, toy: tcfg.Registry) -> None:
@@ -339,9 +343,14 @@ def test_tags_json(capsys: Capture, toy: tcfg.Registry) -> None:
             "name": "toy/board-1.0",
             "description": "A toy board with four cores",
             "target": "toy -cores=4 -tag=toy/board-1.0",
+            "kind": "toy",
+            "device_type": "toy",
+            "keys": ["toy_wide", "toy"],
             "config": {"kind": "toy", "cores": 4, "tag": "toy/board-1.0"},
             "plugin": "toy",
             "source": "",
+            "aliases": [],
+            "variants": {},
         }
     ]
     assert run_json(capsys, toy, "tags", "none/") == []
@@ -368,7 +377,9 @@ def test_plugins_json(capsys: Capture) -> None:
     status, out, _ = run(capsys, registry, "plugins", "--json")
     assert status == 0
     data = json.loads(out)
-    assert data == [r.to_dict() for r in registry.plugins()]
+    counted = [{**r.to_dict(), "counts": {k: len(v) for k, v in r.registered.items() if v}} for r in registry.plugins()]
+    assert data == counted
+    assert data[1]["error"] == registry.plugins()[1].error and data[1]["counts"] == {}
     assert [(d["name"], d["status"]) for d in data] == [("core", "loaded"), ("broken", "failed")]
 
 

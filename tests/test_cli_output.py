@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 import tcfg
+import tcfg.plugin
 from tcfg._services import textout
 from tcfg._services.describe import describe
 from tcfg.cli import main
@@ -109,3 +111,98 @@ def test_dir_shows_the_public_api_only() -> None:
     assert not {"sys", "Mapping", "Sequence", "TYPE_CHECKING", "annotations", "view"} & set(names)
     assert [n for n in names if n.startswith("_") and n != "__version__"] == []
     assert all(hasattr(tcfg, name) for name in set(names) - {"cli", "hookspecs", "plugin", "testing"})
+
+
+@pytest.mark.parametrize("command", ["kinds", "tags", "plugins"])
+def test_listing_json_is_compact_when_piped_and_indented_on_a_terminal(
+    capsys: Capture, core: tcfg.Registry, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _, piped, _ = run(capsys, core, command, "--json")
+    assert piped.count("\n") == 1 and piped == json.dumps(json.loads(piped), separators=(",", ":")) + "\n"
+    monkeypatch.setattr(textout, "is_terminal", lambda stream=None: True)
+    _, shown, _ = run(capsys, core, command, "--json")
+    assert json.loads(shown) == json.loads(piped)
+    assert shown.count("\n") > (1 if json.loads(piped) else 0)
+    _, compact, _ = run(capsys, core, command, "--json", "--compact")
+    assert compact == piped
+
+
+def test_kinds_json_has_every_fact_of_the_table_and_the_schema(capsys: Capture, core: tcfg.Registry) -> None:
+    _, text, _ = run(capsys, core, "kinds")
+    data = json.loads(run(capsys, core, "kinds", "--json")[1])
+    for row, kind in zip(text.splitlines()[1:], data, strict=True):
+        assert row.split(maxsplit=3) == [kind["name"], kind["device_type"], kind["plugin"], kind["doc"]]
+        schema = dict(core.get_kind(kind["name"]).json_schema()["properties"])
+        assert schema.pop("kind") == {"const": kind["name"]}
+        assert {a["name"]: a["schema"] for a in kind["attributes"]} == schema
+    composite = next(k for k in data if k["name"] == "composite")
+    assert composite["compilers"] == {} and "devices" in [a["name"] for a in composite["attributes"]]
+
+
+class _TaggedPlugin:
+    """Tags with an alias and a variant, for the listing's JSON."""
+
+    tcfg_plugin_name = "tagged"
+
+    @tcfg.plugin.hookimpl
+    def tcfg_register_tags(self, register: Any) -> None:
+        register(
+            tcfg.plugin.TagSpec(
+                "demo/one",
+                "llvm -mtriple=aarch64-linux-gnu",
+                description="one board",
+                source="a test",
+                aliases=("demo/uno",),
+                variants={"fast": {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "opt-level": 3}},
+            )
+        )
+
+
+def test_tags_json_lists_aliases_and_variants_as_the_text_does(capsys: Capture) -> None:
+    registry = tcfg.Registry(plugins=[_TaggedPlugin()], autoload=False)
+    names = registry.list_tags(aliases=True)
+    assert names == ["demo/one", "demo/uno"]
+    _, text, _ = run(capsys, registry, "tags", "--aliases")
+    assert text.splitlines()[-1].split(maxsplit=1) == ["demo/uno", "alias of demo/one"]
+    data = json.loads(run(capsys, registry, "tags", "--aliases", "--json")[1])
+    assert [row["name"] for row in data] == names
+    for row in data:
+        entry = registry.tag_entry(row["name"])
+        if "alias_of" in row:
+            assert row == {"name": row["name"], "alias_of": entry.name} and entry.name != row["name"]
+            continue
+        assert row["target"] == str(entry.target) and row["keys"] == list(entry.target.keys)
+        assert set(row["variants"]) == set(entry.variants)
+        for variant, facts in row["variants"].items():
+            assert facts["target"] == str(registry.tag_entry(f"{row['name']}:{variant}").target)
+    one = data[0]
+    facts = (one["description"], one["source"], one["plugin"], one["aliases"])
+    assert facts == ("one board", "a test", "tagged", ["demo/uno"])
+    assert one["variants"]["fast"]["config"]["opt-level"] == 3 and one["kind"] == "llvm"
+
+
+def test_the_caret_stays_under_the_offending_part_when_characters_are_escaped_or_wide() -> None:
+    from tcfg._base.cli_io import caret_under
+
+    line, carets = "llvm -model=\u00e9 -mcpux=a", "              ^^^^^^^^^"
+    assert caret_under(line, carets, "utf-8") == carets
+    shown = line.encode("ascii", "backslashreplace").decode()
+    assert caret_under(line, carets, "ascii") == " " * shown.index("-mcpux") + "^" * 9
+    wide = "llvm -model=\u65e5\u672c -mcpux=a"
+    assert caret_under(wide, " " * 15 + "^" * 9, "utf-8") == " " * 17 + "^" * 9
+    assert caret_under("a\u0301 -x", "   ^^", "utf-8") == "  ^^"  # a combining accent takes no column
+
+
+def test_an_escaped_error_keeps_its_caret_aligned(
+    capsys: Capture, core: tcfg.Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="backslashreplace", write_through=True)
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert main(["show", "llvm -model=\u00e9 -mcpux=cortex-a72"], registry=core) == 2
+    stream.seek(0)
+    _, shown, carets = stream.buffer.getvalue().decode("ascii").splitlines()  # type: ignore[attr-defined]
+    assert shown.strip() == "llvm -model=\\xe9 -mcpux=cortex-a72"
+    assert carets.index("^") == shown.index("-mcpux") and carets.strip() == "^" * len("-mcpux=cortex-a72")

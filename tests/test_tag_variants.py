@@ -90,7 +90,9 @@ def test_list_tags_and_the_cli_show_variants(capsys: pytest.CaptureFixture[str],
     assert main(["tags", "--json"], registry=reg) == 0
     (entry,) = json.loads(capsys.readouterr().out)
     assert sorted(entry["variants"]) == ["aot", "graph"]
-    assert tcfg.Target(entry["variants"]["aot"], registry=reg) == tcfg.Target("vendor/board:aot", registry=reg)
+    aot = tcfg.Target("vendor/board:aot", registry=reg)
+    assert tcfg.Target(entry["variants"]["aot"]["target"], registry=reg) == aot
+    assert tcfg.Target(entry["variants"]["aot"]["config"], registry=reg) == aot
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """``Codegen.flags(compiler, version)`` against every clang and gcc installed.
 
-For a sample of AArch64 and x86 targets (:data:`CASES`) and every installed
+For a sample of AArch64, x86, 32-bit Arm, RISC-V and Hexagon targets (:data:`CASES`) and every installed
 ``clang-N`` (13-22, with ``opt-N``) and gcc (``gcc-N`` for x86, ``aarch64-linux-gnu-gcc-N``):
 
 - **clang-N**: the flags tcfg gives for clang N compile an empty function with clang-N;
@@ -8,7 +8,8 @@ For a sample of AArch64 and x86 targets (:data:`CASES`) and every installed
   ``opt-N``'s inliner, see ``llvm.subtarget_features``) must have exactly the hardware
   features LLVM 22's subtarget has for the reference, clang-22 run with
   ``clang_flags()`` (the ``-target-feature`` form the truth sweep checks), over every
-  hardware feature name both LLVM versions know.
+  hardware feature name both LLVM versions know. Hexagon, whose subtargets that probe
+  cannot read before LLVM 17, compares the CPU and the features the function is given.
 - **gcc-N**: gcc-N with tcfg's gcc flags must define exactly the feature macros
   (``__ARM_FEATURE_*``, ``__ARM_NEON``; x86's ``__AVX2__``-style ISA macros) clang-22
   defines for the reference, over the feature macros gcc-N defines at all (with each
@@ -26,9 +27,12 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 
 import llvm
 
@@ -60,6 +64,19 @@ CASES = (
     "llvm -mtriple=x86_64-linux-gnu -mcpu=znver3",
     "llvm -mtriple=x86_64-linux-gnu -mcpu=znver4",
     "llvm -mtriple=x86_64-linux-gnu -mcpu=sapphirerapids",
+    "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a7",
+    "llvm -mtriple=armv8a-linux-gnueabihf -mcpu=cortex-a72",
+    "llvm -mtriple=armv8a-linux-gnueabihf -mcpu=cortex-a53 -mattr=-neon",
+    "llvm -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m7",
+    "c -mcpu=cortex-m4",
+    "llvm -mtriple=thumbv8.1m.main-none-eabihf -mcpu=cortex-m55",
+    "riscv/sifive-u74",
+    "riscv/sifive-e31",
+    "riscv/licheepi3a",
+    "llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-x280",
+    "qcom/hexagon-v65",
+    "qcom/hexagon-v68",
+    "qcom/hexagon-v73",
 )
 #: ``__ARM_FEATURE_CRYPTO`` is ACLE's deprecated umbrella: clang defines it for AES with SHA2, gcc only
 #: for ``+crypto``; ``__ARM_FEATURE_AES`` and ``__ARM_FEATURE_SHA2`` say the same and are compared.
@@ -111,9 +128,23 @@ def _codegen(target: tcfg.Target) -> LLVMCodegen:
 
 
 def _family(target: tcfg.Target) -> str:
+    """The compilers table's architecture key of ``target``: aarch64, arm, x86_64, riscv64 or hexagon."""
     from tcfg.plugin import arch_family
 
-    return "x86_64" if arch_family(_codegen(target).triple) in ("x86", "x86_64") else "aarch64"
+    family = arch_family(_codegen(target).triple)
+    if family in ("x86", "x86_64"):
+        return "x86_64"
+    return "riscv64" if family.startswith("riscv") else family
+
+
+def _generator() -> ModuleType:
+    """``core/scripts/generate_compilers.py``: the hardware sets and probe checks the table was measured with."""
+    scripts = str(Path(__file__).resolve().parents[1] / "core" / "scripts")
+    if scripts not in sys.path:
+        sys.path.insert(0, scripts)
+    import importlib
+
+    return importlib.import_module("generate_compilers")
 
 
 @cache
@@ -122,6 +153,8 @@ def _hardware(family: str) -> frozenset[str]:
         from tcfg_aarch64.facts import aarch64
 
         return aarch64().hardware
+    if family in ("arm", "riscv64"):
+        return frozenset(_generator().hardware(family))
     from tcfg_x86.facts import tables
 
     return tables().isa
@@ -144,10 +177,20 @@ def _reference(target: tcfg.Target) -> tuple[str, str, str]:
 UMBRELLA = frozenset({"crypto", "sve2-bitperm"})
 
 
-def _known_to(major: int, family: str) -> frozenset[str]:
+#: RISC-V features clang's driver derives from C with D or F (LLVM's RISCVISAInfo) that the backend's
+#: CPU definitions, which llc reads, do not: its compressed FP instructions are predicated on
+#: "C or Zcd" ("C or Zcf"), so llc's code is the same. Not compared for llc.
+_LLC_RISCV_SAME = frozenset({"zcd", "zcf"})
+
+
+def _known_to(major: int, family: str, triple: str) -> frozenset[str]:
+    """The hardware features LLVM ``major`` knows for ``family`` (and, for RISC-V, lets a subtarget be given alone)."""
     from tcfg.plugin import compiler_knows
 
-    return frozenset(f for f in _hardware(family) - UMBRELLA if compiler_knows("llvm", family, "features", f, major))
+    known = sorted(f for f in _hardware(family) - UMBRELLA if compiler_knows("llvm", family, "features", f, major))
+    if family == "riscv64":
+        known = _generator().probe_for(major, triple, tuple(known))
+    return frozenset(known)
 
 
 def _flags(out: Outcome, spec: str, cg: LLVMCodegen, tool: str, major: int) -> list[str] | None:
@@ -219,7 +262,13 @@ def _check_llvm(tool: str, major: int, cases: Sequence[str]) -> Outcome:
             out.problems.append(f"{spec}: {tool}-{major} refuses tcfg's flags {flags}: {str(exc)[-300:]}")
             continue
         triple, ref_cpu, ref_fs = _reference(target)
-        probe = sorted(_known_to(major, family) & _known_to(22, family))
+        if family == "hexagon" or (family == "riscv64" and major < _RISCV_PROBE_FROM):
+            if tool == "clang" or family == "hexagon":
+                _compare_items(out, spec, tool, major, flags, config, (ref_cpu, ref_fs), family)
+            continue  # llc-N on RISC-V before 17: it took the flags without a warning; nothing reads its subtarget
+        probe = sorted(_known_to(major, family, triple) & _known_to(22, family, triple))
+        if tool == "llc" and family == "riscv64":
+            probe = [f for f in probe if f not in _LLC_RISCV_SAME]
         got = llvm.subtarget_features(opt, triple, [config], probe)[0]
         want = llvm.subtarget_features(opt22, triple, [(ref_cpu, ref_fs)], probe)[0]
         out.checks += len(probe)
@@ -230,6 +279,51 @@ def _check_llvm(tool: str, major: int, cases: Sequence[str]) -> Outcome:
                 "against LLVM 22's subtarget for the target"
             )
     return out
+
+
+#: LLVM's inliner compares RISC-V subtargets feature by feature from LLVM 17 on (before, any
+#: difference keeps a callee out), so the subtarget probe reads RISC-V from 17 on only.
+_RISCV_PROBE_FROM = 17
+
+
+def _compare_items(
+    out: Outcome,
+    spec: str,
+    tool: str,
+    major: int,
+    flags: list[str],
+    config: tuple[str, str],
+    ref: tuple[str, str],
+    family: str,
+) -> None:
+    """The CPU and the features LLVM ``major`` is given must be clang-22's for the reference.
+
+    For Hexagon (any version) and RISC-V before LLVM 17, whose subtargets the inliner
+    probe cannot read: clang's driver gives the function every feature it means (RISC-V's
+    ISA expanded, Hexagon's HVX spelled out), so the enabled items are compared, over the
+    features LLVM ``major`` and 22 both know (a name only one knows is the names table's business).
+    """
+    from tcfg.plugin import compiler_knows
+
+    def enabled(fs: str) -> set[str]:
+        return {
+            item[1:]
+            for item in fs.split(",")
+            if item.startswith("+")
+            and item[1:] not in ("long-calls", "relax")  # code-model and linker choices, not hardware
+            and compiler_knows("llvm", family, "features", item[1:], major)
+            and compiler_knows("llvm", family, "features", item[1:], 22)
+        }
+
+    assert out.problems is not None
+    got, want = enabled(config[1]), enabled(ref[1])
+    out.checks += len(want) + 1
+    if config[0] != ref[0] or got != want:
+        out.problems.append(
+            f"{spec}: {tool}-{major} {' '.join(flags)} gives LLVM {major} cpu {config[0]} "
+            f"+{','.join(sorted(got - want)) or '-'} / -{','.join(sorted(want - got)) or '-'} "
+            f"against clang-22's cpu {ref[0]} and features for the target"
+        )
 
 
 def _macros(argv: Iterable[str]) -> dict[str, str]:
@@ -269,6 +363,8 @@ def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
     for spec in cases:
         target = tcfg.Target(spec)
         family = _family(target)
+        if family not in _FEATURE_MACRO:  # tcfg spells gcc for AArch64 and x86 only
+            continue
         gcc = gcc_tool(family, major)
         if gcc is None:
             continue

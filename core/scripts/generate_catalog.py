@@ -1,12 +1,20 @@
-"""Generate the docs site's target catalog (``docs/catalog/``) from the registry.
+"""The docs site's target catalog, generated from the registry when the site is built.
 
-``python core/scripts/generate_catalog.py`` (with the core and every plugin installed)
-writes one page per vendor (the part of a tag's name before ``/``) and an index: for
-each tag, an anchor (``#nvidia/a100`` works as ``#tag-nvidia-a100``), its description,
-other names (aliases: TVM's, marketing names), the target it builds, its kind and
-device type, keys, configured facts, features, variants (``NAME:VARIANT``), the plugin
-that registers it and the source its facts are cited from. ``--check`` exits 1 if the
-pages on disk differ from what the registry gives now (``tests/test_catalog.py`` runs it).
+mkdocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``): :func:`on_config` fills
+the "Target catalog" nav section and :func:`on_files` adds the pages, generated from the
+installed registry, as files of the build, so the catalog always says what the plugins
+of the building environment say (tox's ``docs`` env installs every plugin of this
+repository; the build fails if one of them is missing). No generated page is committed.
+
+One page per vendor (the part of a tag's name before ``/``) and an index: for each tag,
+an anchor (``#nvidia/a100`` works as ``#tag-nvidia-a100``), its description, other
+names (aliases: TVM's, marketing names), the target it builds, its kind and device type,
+keys, configured facts, portable capabilities (``fp16``, ``vector_bits``, ...), features,
+variants (``NAME:VARIANT``), the plugin that registers
+it and the source its facts are cited from.
+
+``python core/scripts/generate_catalog.py DIR`` writes the same pages into ``DIR`` to
+read them without building the site.
 """
 
 from __future__ import annotations
@@ -17,7 +25,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "catalog"
+ROOT = Path(__file__).resolve().parents[2]
+#: The nav section the hook fills, and the folder of the site the pages go to.
+SECTION = "Target catalog"
+FOLDER = "catalog"
 _FEATURES_SHOWN = 40
 
 
@@ -41,6 +52,17 @@ def _features(target: Any) -> str:
     return ", ".join(items[:_FEATURES_SHOWN]) + (f" and {more} more" if more > 0 else "") or "(none)"
 
 
+def _portable(target: Any) -> str:
+    """The portable capabilities the target has (``tcfg._model.portable``): true ones by name, others with a value."""
+    answers = target.features.portable()
+    items = [
+        f"`{n}`" if a.value is True else f"`{n}`={a.value}"
+        for n, a in answers.items()
+        if a.value is not None and a.value is not False
+    ]
+    return ", ".join(items)
+
+
 def tag_section(registry: Any, name: str) -> list[str]:
     """The Markdown of one tag: heading with anchor, description, and a facts table."""
     entry = registry.tag_entry(name)
@@ -58,6 +80,9 @@ def tag_section(registry: Any, name: str) -> list[str]:
     for key, value in dict(entry.config).items():
         if key not in ("kind", "tag") and not isinstance(value, (dict, list)):
             rows.append((f"`{key}`", _cell(value)))
+    portable = _portable(target)
+    if portable:
+        rows.append(("capabilities", portable))
     rows.append(("features", _features(target)))
     for variant in entry.variants:
         rows.append((f"`:{variant}`", f"`{_cell(registry.tag_entry(f'{name}:{variant}').target)}`"))
@@ -79,7 +104,8 @@ def pages(registry: Any) -> dict[str, str]:
         "# Target catalog",
         "",
         "Every tag the installed plugins register, with its facts and where they come from, "
-        "one page per vendor. Generated from the registry by `core/scripts/generate_catalog.py`; "
+        "one page per vendor. Generated from the registry when this site was built "
+        "(`core/scripts/generate_catalog.py`); "
         "`tcfg tags` and `tcfg show TAG` say the same from a terminal.",
         "",
         "| vendor | tags |",
@@ -103,27 +129,72 @@ def pages(registry: Any) -> dict[str, str]:
 
 def nav(names: Iterable[str]) -> list[str]:
     """The mkdocs ``nav`` entries of the catalog pages."""
-    return ["catalog/index.md", *(f"catalog/{n}" for n in sorted(names) if n != "index.md")]
+    return [f"{FOLDER}/index.md", *(f"{FOLDER}/{n}" for n in sorted(names) if n != "index.md")]
+
+
+def missing_plugins(root: Path = ROOT) -> list[str]:
+    """The plugins of this repository (``plugins/*/pyproject.toml``) whose entry point is not installed.
+
+    The catalog describes every plugin: a site built without one would silently lack its tags.
+    """
+    from importlib.metadata import entry_points
+
+    installed = {ep.name for ep in entry_points(group="tcfg")}
+    wanted = sorted(p.parent.name for p in root.glob("plugins/*/pyproject.toml"))
+    return [name for name in wanted if name not in installed]
+
+
+def generated() -> dict[str, str]:
+    """The catalog's pages (file name -> Markdown) from the default registry of this environment.
+
+    A :class:`RuntimeError` names the repository's plugins that are not installed.
+    """
+    from tcfg._registry.registry import default_registry
+
+    absent = missing_plugins()
+    if absent:
+        raise RuntimeError(
+            f"the target catalog needs every plugin installed; missing: {', '.join(absent)} "
+            "(tox -e docs installs them all)"
+        )
+    return pages(default_registry())
+
+
+_PAGES: dict[str, str] = {}
+
+
+def on_config(config: Any) -> Any:
+    """mkdocs hook: generate the pages and list them under the nav's "Target catalog" section."""
+    _PAGES.clear()
+    _PAGES.update(generated())
+    entries = nav(_PAGES)
+    for item in config["nav"] or []:
+        if isinstance(item, dict) and SECTION in item:
+            item[SECTION] = entries
+            return config
+    raise RuntimeError(f"mkdocs.yml's nav has no {SECTION!r} section for the catalog pages")
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """mkdocs hook: add the generated pages to the build (nothing is written into ``docs/``)."""
+    from mkdocs.structure.files import File
+
+    for name, text in _PAGES.items():
+        files.append(File.generated(config, f"{FOLDER}/{name}", content=text))
+    return files
 
 
 def main() -> int:
-    from tcfg._registry.registry import default_registry
-
-    written = pages(default_registry())
-    if "--check" in sys.argv[1:]:
-        stale = [n for n, text in written.items() if not (OUT / n).is_file() or (OUT / n).read_text() != text]
-        extra = [p.name for p in OUT.glob("*.md") if p.name not in written]
-        if stale or extra:
-            print(f"docs/catalog is out of date: {', '.join(stale + extra)}; run core/scripts/generate_catalog.py")
-            return 1
-        return 0
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.md"):
-        if old.name not in written:
-            old.unlink()
+    args = sys.argv[1:]
+    if len(args) != 1 or args[0].startswith("-"):
+        print("usage: generate_catalog.py DIR  (writes the catalog pages into DIR)", file=sys.stderr)
+        return 2
+    out = Path(args[0])
+    out.mkdir(parents=True, exist_ok=True)
+    written = generated()
     for name, text in written.items():
-        (OUT / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(written)} pages to {OUT}")
+        (out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(written)} pages to {out}")
     return 0
 
 

@@ -26,7 +26,14 @@ hardware features (the aarch64 and x86 plugins' tables) both versions know; read
 umbrella for AES+SHA2, is no hardware of its own. For gcc, ``gcc_cpu_options`` holds the
 x86 ``-mFEATURE`` options each gcc enables for each ``-march`` (``-Q --help=target``) and
 ``drift.gcc.aarch64`` the feature macros (``__ARM_FEATURE_*``) where gcc's ``-mcpu``/``-march``
-differs from clang-22's.
+differs from clang-22's. Drift covers AArch64, x86-64, 32-bit Arm and RISC-V (RISC-V from
+LLVM 17 on: before, LLVM's inliner does not compare RISC-V features one by one, so the
+probe cannot read them).
+
+``clang.aarch64.modifiers`` lists, per ``+ext`` name, the clang versions whose ``+ext`` and
+``+noext`` mean clang-22's (:func:`modifier_meaning`); ``clang.hexagon`` the driver's Hexagon
+CPUs and HVX options (``-mhvx-qfloat``, ``-mhvx-ieee-fp``) per version. ``--drift``,
+``--modifiers`` and ``--hexagon`` recompute only their part of an existing table.
 """
 
 from __future__ import annotations
@@ -110,11 +117,33 @@ _ARM_MACRO = re.compile(r"__ARM_FEATURE_\w+|__ARM_NEON")
 
 
 def hardware(arch: str) -> frozenset[str]:
-    """The hardware feature names of the plugin that owns ``arch``."""
+    """The hardware feature names of the plugin that owns ``arch`` (those the subtarget probe can read).
+
+    RISC-V leaves out what a 64-bit subtarget refuses to be given alone (``e``, ``zilsd``,
+    ``zclsd`` and the vendor ``x*`` extensions that are RV32-only, ``zvl*b`` without a vector
+    extension, and before LLVM 17 ``zve32f``/``zve64f``/``zve64d`` without ``f``/``d``) or
+    next to C and D (``zcmp``, ``zcmt``, ``zce``) or F (``zfinx`` and its kin): those are not compared.
+    """
     if arch == "aarch64":
         from tcfg_aarch64.facts import aarch64
 
         return aarch64().hardware - UMBRELLA
+    if arch == "arm":
+        from tcfg_aarch64.facts import arm
+
+        return arm().hardware
+    if arch == "riscv64":
+        from tcfg_riscv.facts import tables as riscv_tables
+
+        rv = riscv_tables()
+        return frozenset(
+            name
+            for name in rv.extensions
+            if name not in rv.tune_only
+            and name not in ("e", "zilsd", "zclsd", "zve32f", "zve64f", "zve64d", "zcmp", "zcmt", "zce")
+            and name not in ("zfinx", "zdinx", "zhinx", "zhinxmin")
+            and not name.startswith(("x", "zvl"))
+        )  # fmt: skip
     from tcfg_x86.facts import tables
 
     return tables().isa - UMBRELLA
@@ -127,6 +156,29 @@ def subtargets(major: int, triple: str, configs: list[tuple[str, str]], probe: l
     opt = llvm.find(f"opt-{major}")
     assert opt is not None, f"opt-{major}"
     return llvm.subtarget_features(opt, triple, configs, probe)
+
+
+@functools.cache
+def cpu_ok(major: int, triple: str, cpu: str, feature: str) -> bool:
+    """Whether LLVM ``major`` builds a subtarget for ``cpu`` under ``triple`` at all (asked about ``feature``)."""
+    try:
+        subtargets(major, triple, [(cpu, "")], [feature])
+    except RuntimeError:
+        return False
+    return True
+
+
+@functools.cache
+def probe_for(major: int, triple: str, names: tuple[str, ...]) -> list[str]:
+    """``names`` less those LLVM ``major`` aborts on when a subtarget is given one alone (RISC-V's checks)."""
+    ok = []
+    for name in names:
+        try:
+            subtargets(major, triple, [("", "")], [name])
+            ok.append(name)
+        except RuntimeError:
+            print(f"opt-{major} {triple}: +{name} alone is refused; not probed")
+    return ok
 
 
 @functools.cache
@@ -147,20 +199,27 @@ def ir_config(clang: str, triple: str, option: str) -> tuple[str, str] | None:
 
 
 def drift_for(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[int]]]],
-              clang_names: dict[str, dict[str, dict[str, list[int]]]]) -> dict[str, object]:  # fmt: skip
+              clang_names: dict[str, dict[str, dict[str, list[int]]]],
+              arches: tuple[str, ...] = ("aarch64", "x86_64", "arm", "riscv64")) -> dict[str, object]:  # fmt: skip
     """``{"clang": {arch: {what: {name: {version: [+f, -f]}}}}, "llvm": ...}`` for versions before 22."""
     out: dict[str, dict[str, dict[str, dict[str, dict[str, list[str]]]]]] = {"clang": {}, "llvm": {}}
-    for arch in ("aarch64", "x86_64"):
+    for arch in arches:
         triple = TRIPLES[arch]
         hw = hardware(arch)
-        kinds = [("cpus", "-mcpu=" if arch == "aarch64" else "-march=")]
+        kinds = [("cpus", "-march=" if arch == "x86_64" else "-mcpu=")]
         if arch == "aarch64":
             kinds.append(("arches", "-march="))
         for major in (m for m in majors if m != 22):
+            if arch == "riscv64" and major < 17:  # LLVM's inliner compares RISC-V features from 17 on only
+                continue
             feats = {f for f, vs in llvm_names[arch]["features"].items() if major in vs and 22 in vs}
             probe = sorted(hw & feats)
+            if arch == "riscv64":
+                probe = [f for f in probe_for(major, triple, tuple(probe)) if f in probe_for(22, triple, tuple(probe))]
             for what, option in kinds:
                 names = sorted(n for n, vs in clang_names[arch][what].items() if major in vs and 22 in vs)
+                if arch == "riscv64":  # clang takes generic-rv32 under a 64-bit triple, LLVM does not
+                    names = [c for c in names if cpu_ok(major, triple, c, "m") and cpu_ok(22, triple, c, "m")]
                 pairs = [(n, ir_config(f"clang-{major}", triple, option + n), ir_config("clang-22", triple, option + n))
                          for n in names]  # fmt: skip
                 pairs = [(n, old, new) for n, old, new in pairs if old and new]
@@ -171,8 +230,10 @@ def drift_for(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[
                     if diff:
                         out["clang"].setdefault(arch, {}).setdefault(what, {}).setdefault(name, {})[str(major)] = diff
             cpus = sorted(n for n, vs in llvm_names[arch]["cpus"].items() if major in vs and 22 in vs)
-            if arch == "x86_64":  # LLVM aborts on a 32-bit-only CPU (athlon) under a 64-bit triple; clang refuses it
-                cpus = [c for c in cpus if ir_config("clang-22", triple, f"-march={c}") is not None]
+            if arch != "aarch64":  # LLVM aborts on a 32-bit-only CPU (athlon, sifive-e31) under a 64-bit triple
+                cpus = [c for c in cpus if ir_config("clang-22", triple, f"{kinds[0][1]}{c}") is not None]
+            if arch == "riscv64":  # clang-22 takes generic-rv32 there, LLVM does not
+                cpus = [c for c in cpus if cpu_ok(major, triple, c, "m") and cpu_ok(22, triple, c, "m")]
             olds = subtargets(major, triple, [(c, "") for c in cpus], probe)
             news = subtargets(22, triple, [(c, "") for c in cpus], probe)
             for cpu, old, new in zip(cpus, olds, news, strict=True):
@@ -204,6 +265,106 @@ def arch_implies(majors: list[int], llvm_names: dict[str, dict[str, dict[str, li
             if diff:
                 out.setdefault(flag, {})[str(major)] = diff
     return out
+
+
+#: The starts each AArch64 ``+ext``/``+noext`` is measured on (those a version knows): architecture
+#: versions old and new, and CPUs from a plain Armv8.0 one to one with SVE2.
+MODIFIER_STARTS = (("-march=", ("armv8-a", "armv8.2-a", "armv8.4-a", "armv8.6-a", "armv9-a")),
+                   ("-mcpu=", ("cortex-a72", "neoverse-n1", "neoverse-v1", "neoverse-v2")))  # fmt: skip
+
+
+def modifier_meaning(majors: list[int], clang_names: dict[str, Any], drift: dict[str, Any],
+                     llvm_names: dict[str, Any]) -> dict[str, list[int]]:  # fmt: skip
+    """AArch64 ``modifiers``: per ``+ext`` name, the clang versions whose ``+ext`` and ``+noext`` mean clang-22's.
+
+    For each version N and each extension both N and clang-22 accept, ``START+ext`` and
+    ``START+noext`` are compiled with clang-N and clang-22 for every start of
+    :data:`MODIFIER_STARTS` both know; the name counts for N when, on every one, LLVM N's
+    subtarget has exactly LLVM 22's features for the same spelling with the start's own
+    ``drift`` applied (``+f`` added, ``-f`` removed), over the hardware features both know:
+    the model tcfg's spelling search uses. clang-16's ``+noaes`` keeps SHA2 where
+    clang-22's removes it: ``aes`` does not count for 16, and tcfg spells AES off another way there.
+    """
+    triple = TRIPLES["aarch64"]
+    hw = hardware("aarch64")
+    exts = clang_names["aarch64"]["extensions"]
+    out: dict[str, list[int]] = {name: [22] for name, vs in exts.items() if 22 in vs}
+    for major in (m for m in majors if m != 22):
+        feats = {f for f, vs in llvm_names["aarch64"]["features"].items() if major in vs and 22 in vs}
+        probe = sorted(hw & feats)
+        table = clang_names["aarch64"]
+        starts = [(opt, name) for opt, names in MODIFIER_STARTS for name in names
+                  if major in table["arches" if opt == "-march=" else "cpus"].get(name, ())]  # fmt: skip
+        rows: list[tuple[str, list[str], tuple[str, str], tuple[str, str]]] = []
+        refused: set[str] = set()
+        for ext in sorted(n for n, vs in exts.items() if major in vs and 22 in vs):
+            for option, start in starts:
+                what = "arches" if option == "-march=" else "cpus"
+                moved = drift.get("clang", {}).get("aarch64", {}).get(what, {}).get(start, {}).get(str(major), [])
+                for mod in (ext, f"no{ext}"):
+                    spelled = f"{option}{start}+{mod}"
+                    old, new = ir_config(f"clang-{major}", triple, spelled), ir_config("clang-22", triple, spelled)
+                    if (old is None) != (new is None):
+                        refused.add(ext)
+                    elif old is not None and new is not None:
+                        rows.append((ext, moved, old, new))
+        olds = subtargets(major, triple, [old for _, _, old, _ in rows], probe)
+        news = subtargets(22, triple, [new for _, _, _, new in rows], probe)
+        differ = set(refused)
+        for (ext, moved, _, _), old, new in zip(rows, olds, news, strict=True):
+            plus = {m[1:] for m in moved if m[0] == "+"}
+            minus = {m[1:] for m in moved if m[0] == "-"}
+            if old != ((new | plus) - minus):
+                differ.add(ext)
+        for ext in sorted({ext for ext, _, _, _ in rows} - differ):
+            out[ext].append(major)
+        print(f"modifiers: clang-{major}: {sum(major in v for v in out.values())} of {len(out)} names mean clang-22's")
+    return {name: sorted(vs) for name, vs in sorted(out.items())}
+
+
+def refresh_modifiers() -> int:
+    """``--modifiers``: recompute only ``clang.aarch64.modifiers`` from the names and drift in the table."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    data["clang"]["aarch64"]["modifiers"] = modifier_meaning(
+        data["versions"]["clang"], data["clang"], data["drift"], data["llvm"]
+    )
+    data["source"]["date"] = datetime.date.today().isoformat()
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"refreshed the AArch64 modifiers in {OUT}")
+    return 0
+
+
+#: Hexagon driver options tcfg spells (``-mNAME``/``-mno-NAME``), each asked with ``-mhvx``.
+HEXAGON_OPTIONS = ("hvx-qfloat", "hvx-ieee-fp")
+
+
+def hexagon_driver(tool: str) -> tuple[list[str], list[str]]:
+    """(driver CPU names, HVX options accepted) of clang ``tool`` for Hexagon.
+
+    An option counts when both ``-mNAME`` and ``-mno-NAME`` compile with ``-mcpu=hexagonv68 -mhvx``.
+    """
+    base = [tool, "--target=hexagon", "-mcpu=hexagonv68", "-mhvx"]
+    options = [name for name in HEXAGON_OPTIONS if len(accepted(base, ([f"-m{name}"], [f"-mno-{name}"]))) == 2]
+    return driver_cpus(tool, TRIPLES["hexagon"]), options
+
+
+def refresh_hexagon() -> int:
+    """``--hexagon``: recompute only ``clang.hexagon`` (driver CPUs and HVX options) from the installed clangs."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    table: dict[str, dict[str, list[int]]] = {}
+    for major in data["versions"]["clang"]:
+        tool = shutil.which(f"clang-{major}")
+        if tool is None:
+            print(f"clang-{major} is not installed: rerun the whole generator without it, or install it")
+            return 1
+        cpus, options = hexagon_driver(tool)
+        add(table, "cpus", cpus, major)
+        add(table, "options", options, major)
+    data["clang"]["hexagon"] = table
+    data["source"]["date"] = datetime.date.today().isoformat()
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"refreshed clang.hexagon in {OUT}")
+    return 0
 
 
 def macros(argv: list[str]) -> set[str]:
@@ -279,12 +440,17 @@ def gcc_parts(data: dict[str, Any]) -> None:
 def main() -> int:
     if "--drift" in sys.argv[1:]:
         return refresh_drift()
+    if "--modifiers" in sys.argv[1:]:
+        return refresh_modifiers()
+    if "--hexagon" in sys.argv[1:]:
+        return refresh_hexagon()
     if shutil.which("clang-22") is None:
         print("clang-22 is needed (its extension list and LLVM 22's x86 features are the candidates)")
         return 1
     data: dict[str, Any] = {}
     llvm: dict[str, dict[str, dict[str, list[int]]]] = {arch: {} for arch in TRIPLES}
-    clang: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}, "arm": {}, "riscv64": {}}
+    clang: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}, "arm": {}, "riscv64": {},
+                                                         "hexagon": {}}  # fmt: skip
     gcc: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}}
     exts = clang_extensions()
     x86_features = backend_names("clang-22", TRIPLES["x86_64"])[1]
@@ -300,8 +466,11 @@ def main() -> int:
             cpus, feats = backend_names(tool, triple)
             add(llvm[arch], "cpus", cpus, major)
             add(llvm[arch], "features", feats, major)
-            if arch in clang:
+            if arch in clang and arch != "hexagon":
                 add(clang[arch], "cpus", driver_cpus(tool, triple), major)
+        hexagon_cpus, hexagon_options = hexagon_driver(tool)
+        add(clang["hexagon"], "cpus", hexagon_cpus, major)
+        add(clang["hexagon"], "options", hexagon_options, major)
         base = [tool, "--target=aarch64-linux-gnu"]
         ok = accepted(base, ([f"-march=armv8-a+{e}"] for e in exts))
         add(clang["aarch64"], "extensions", (argv[0].split("+", 1)[1] for argv in ok), major)
@@ -342,6 +511,7 @@ def main() -> int:
     data["clang"] = clang
     data["gcc"] = gcc
     gcc_parts(data)
+    clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)  # type: ignore[assignment]
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {OUT} (clang {clang_versions}, gcc {gcc_versions})")
     return 0

@@ -6,7 +6,8 @@ success, 2 for bad input (an unknown command or option, or any
 followed by the input and a caret line under the offending part when the error has
 them), 1 when ``tcfg detect`` finds no device. ``--json`` makes every command print
 JSON on stdout instead of text (a target's complete description for ``show``,
-``explain`` and ``codegen``), indented on a terminal and compact when piped or with
+``explain`` and ``codegen``; every fact of the listing and more for ``kinds``, ``tags``
+and ``plugins``), indented on a terminal and compact when piped or with
 ``--compact``. ``registry`` replaces the process-wide
 :func:`tcfg._registry.registry.default_registry` (for embedding and tests).
 
@@ -354,20 +355,9 @@ def _explain(registry: Registry, args: argparse.Namespace) -> int:
 def _kinds(registry: Registry, args: argparse.Namespace) -> int:
     kinds = [registry.get_kind(name) for name in registry.list_kinds()]
     if args.json:
-        _print_json(
-            [
-                {
-                    "name": kind.name,
-                    "device_type": kind.device_type,
-                    "plugin": registry.owner("kind", kind.name),
-                    "default_keys": list(kind.default_keys),
-                    "attributes": list(kind.table),
-                    "compilers": sorted(registry.compilers(kind.name)),
-                    "doc": kind.doc,
-                }
-                for kind in kinds
-            ]
-        )
+        from tcfg._services.listing import kinds_data
+
+        _print_json(kinds_data(registry))
         return 0
     _table(
         [("KIND", "DEVICE", "PLUGIN", "DESCRIPTION")]
@@ -379,23 +369,9 @@ def _kinds(registry: Registry, args: argparse.Namespace) -> int:
 def _tags(registry: Registry, args: argparse.Namespace) -> int:
     names = registry.list_tags(args.prefix, aliases=args.aliases)
     if args.json:
-        entries = {e.name: e for e in map(registry.tag_entry, names)}.values()
-        found = []
-        for e in entries:
-            row: dict[str, Any] = {
-                "name": e.name,
-                "description": e.description,
-                "target": str(e.target),
-                "config": dict(e.config),
-                "plugin": e.owner,
-                "source": e.source,
-            }
-            if e.aliases:
-                row["aliases"] = list(e.aliases)
-            if e.variants:
-                row["variants"] = {v: str(registry.tag_entry(f"{e.name}:{v}").target) for v in e.variants}
-            found.append(row)
-        _print_json(found)
+        from tcfg._services.listing import tags_data
+
+        _print_json(tags_data(registry, names))
         return 0
     if not names:
         where = f" starting with {args.prefix!r}" if args.prefix else ""
@@ -423,10 +399,12 @@ def _plugins(registry: Registry, args: argparse.Namespace) -> int:
         return _check_plugins(registry, args)
     if args.names:
         raise _UsageError("plugin names are for --check: tcfg plugins --check NAME ...")
-    records = registry.plugins()
     if args.json:
-        _print_json([r.to_dict() for r in records])
+        from tcfg._services.listing import plugins_data
+
+        _print_json(plugins_data(registry))
         return 0
+    records = registry.plugins()
     rows: list[tuple[str, ...]] = [("PLUGIN", "STATUS", "DISTRIBUTION", "VERSION", "REGISTERED")]
     for record in records:
         data = record.to_dict()

@@ -24,7 +24,15 @@ import sys
 from collections.abc import Sequence
 from contextlib import suppress
 
-__all__ = ["MAX_ARGUMENT", "MAX_ARGUMENTS", "error_line", "escape_unencodable", "refuse_arguments", "silence_stdout"]
+__all__ = [
+    "MAX_ARGUMENT",
+    "MAX_ARGUMENTS",
+    "caret_under",
+    "error_line",
+    "escape_unencodable",
+    "refuse_arguments",
+    "silence_stdout",
+]
 
 #: The most arguments a command line may have (a target is one argument; ``explain`` takes
 #: feature names and ``plugins --check`` plugin names, never this many).
@@ -72,12 +80,33 @@ def error_line(message: str, *, caret: bool = False) -> None:
     lines = message.strip("\n").splitlines()
     text = f"tcfg: {lines[0].strip() if lines else message}\n"
     if caret and len(lines) == 3 and set(lines[2].strip()) == {"^"}:
-        text += f"{lines[1]}\n{lines[2]}\n"
+        text += f"{lines[1]}\n{caret_under(lines[1], lines[2], getattr(stderr, 'encoding', None))}\n"
     try:
         stderr.write(text)
         stderr.flush()
     except (OSError, ValueError):  # full, gone, or closed: the exit status still says it
         _silence(stderr)
+
+
+def caret_under(line: str, carets: str, encoding: str | None) -> str:
+    """``carets`` (one column per character of ``line``) spread to the columns ``line`` takes when shown.
+
+    A character the stream's ``encoding`` cannot show is written as its backslash escape
+    (``é`` as ``\\xe9``: four columns); a wide East Asian character takes two columns
+    and a combining mark none, so the carets stay under the offending part.
+    """
+    import unicodedata
+
+    out = []
+    for i, char in enumerate(line):
+        mark = carets[i] if i < len(carets) else " "
+        try:
+            char.encode(encoding or "utf-8")
+            width = 0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        except (UnicodeEncodeError, LookupError):
+            width = len(char.encode("ascii", "backslashreplace"))
+        out.append(mark * width)
+    return ("".join(out) + carets[len(line) :]).rstrip()
 
 
 def silence_stdout() -> None:

@@ -41,6 +41,8 @@ COMPILERS = ("clang", "gcc", "llc")
 #: The version a request without one means: the LLVM tcfg's tables come from; the newest gcc asked.
 _DEFAULT_LLVM = 22
 _OPT = re.compile(r"-O=?[0-9sz]")
+#: clang driver options whose value names an LLVM feature: ``-mhvx=v68`` is ``hvxv68``.
+_VALUED_FEATURES = {"-mhvx": "hvx", "-mhvx-length": "hvx-length"}
 
 
 @cache
@@ -119,7 +121,8 @@ def names_in(compiler: str, flags: Sequence[str]) -> list[tuple[str, str, str]]:
 
     clang's ``-mcpu=X+ext``/``-march=X`` CPU is a driver name (``clang``, ``cpus``) and its
     ``+ext`` an AArch64 extension; ``-Xclang -target-feature -Xclang +f`` and llc's
-    ``-mattr`` are backend names (``llvm``, ``features``).
+    ``-mattr`` are backend names (``llvm``, ``features``), as are the features Hexagon's
+    ``-mhvx=v68`` (``hvxv68``) and ``-mhvx-length=128b`` (``hvx-length128b``) name.
     """
     found: list[tuple[str, str, str]] = []
     driver = "gcc" if compiler == "gcc" else "clang"
@@ -139,6 +142,8 @@ def names_in(compiler: str, flags: Sequence[str]) -> list[tuple[str, str, str]]:
             found.append(("gcc", "options", option[5:] if option.startswith("-mno-") else option[2:]))
         if driver == "clang" and option.startswith("-m") and not value and option != "-mllvm":
             found.append(("clang", "options", option[5:] if option.startswith("-mno-") else option[2:]))
+        if driver == "clang" and option in _VALUED_FEATURES and value:  # Hexagon's -mhvx=v68, -mhvx-length=128b
+            found.append(("llvm", "features", _VALUED_FEATURES[option] + value))
         if flag == "-target-feature" and i + 2 < len(flags):
             found.append(("llvm", "features", flags[i + 2].lstrip("+-")))
     return found

@@ -69,14 +69,8 @@ class ArmCodegen(LLVMCodegen):
             return self._llc(res, version)
         tool = "gcc" if compiler == "gcc" else "clang"
 
-        # clang before 22 applies +ext/+noext by other rules (LLVM 16's +noaes keeps SHA2): bare names only
-        found = native_spelling(
-            res,
-            _knows(tool, arch, version),
-            _drift(tool, arch, version),
-            modifiers=tool == "gcc" or version >= 22,
-            gcc=tool == "gcc",
-        )
+        # clang before 22 gets the +ext/+noext whose meaning its tables show to be clang-22's (not LLVM 16's +noaes)
+        found = native_spelling(res, _knows(tool, arch, version), _drift(tool, arch, version), gcc=tool == "gcc")
         target = [] if compiler == "gcc" else [f"--target={self.triple}"]
         if found is not None:
             flags = [*target, f"{found[0]}={found[1]}"]
@@ -223,7 +217,11 @@ def _unsayable(res: Resolved, version: int) -> str | None:
 
 
 def _knows(tool: str, arch: str, version: int) -> Callable[[str, str], bool]:
+    """Whether ``tool`` ``version`` takes a name; a clang ``+ext`` only where it means clang-22's (``modifiers``)."""
+
     def knows(what: str, name: str) -> bool:
+        if what == "extensions" and tool == "clang" and not compiler_knows(tool, arch, "modifiers", name, version):
+            return False
         return compiler_knows(tool, arch, what, name, version)
 
     return knows

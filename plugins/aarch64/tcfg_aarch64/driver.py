@@ -69,14 +69,14 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def native_spelling(
-    res: Resolved, knows: Callable[[str, str], bool], drift: Drift, *, modifiers: bool = True, gcc: bool = False
+    res: Resolved, knows: Callable[[str, str], bool], drift: Drift, *, gcc: bool = False
 ) -> tuple[str, str] | None:
     """``(option, value)`` (``("-mcpu", "neoverse-v2+nosve")``) meaning exactly ``res``'s features.
 
     ``knows(what, name)`` says whether the compiler version accepts a name (``what`` is
     ``cpus``, ``arches`` or ``extensions``), ``drift(what, name)`` how its meaning of a
-    start differs from clang-22's. Without ``modifiers`` only a bare start is tried (for
-    versions whose ``+ext`` rules are not clang-22's: LLVM 16's ``+noaes`` keeps SHA2).
+    start differs from clang-22's. ``knows("extensions", name)`` must say no to a ``+ext`` whose
+    meaning in that version is not clang-22's (LLVM 16's ``+noaes`` keeps SHA2).
     AArch64 only; None when no spelling within the known names gives the features exactly.
     For ``gcc`` "exactly" means over the features its extensions and architecture
     versions can say: gcc has no word for LLVM's system features (``el3``, ``perfmon``).
@@ -84,7 +84,7 @@ def native_spelling(
     family: Family = res.family
     if family.name != "aarch64" or res.passthrough:
         return None
-    exts = [name for name, _ in family.extensions.items() if knows("extensions", name)] if modifiers else []
+    exts = [name for name, _ in family.extensions.items() if knows("extensions", name)]
     scope = family.hardware
     if gcc:
         sayable = {f for name, ext in family.extensions.items() if knows("extensions", name) for f in ext.adds or ()}

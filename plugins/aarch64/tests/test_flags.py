@@ -67,14 +67,32 @@ def test_a_version_without_the_cpu_names_the_one_with_it(make: Make) -> None:
         cg.flags("clang", 14)
 
 
-def test_an_older_clang_gets_only_names_it_knows(make: Make) -> None:
-    """clang 15 applies ``+ext`` by other rules than clang-22: a target that needs one gets -target-feature items."""
+def test_an_older_clang_gets_the_modifiers_that_mean_clang_22s(make: Make) -> None:
+    """clang 15's +dotprod was measured to mean clang-22's (``modifiers``): the driver spelling, no -Xclang."""
     from tcfg.plugin import compiler_knows
 
-    flags = make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 15)
+    assert compiler_knows("clang", "aarch64", "modifiers", "dotprod", 15)
+    assert make(f"{A64} -march=armv8.2-a+dotprod").codegen().flags("clang", 15) == [
+        "--target=aarch64-linux-gnu",
+        "-march=armv8.2-a+dotprod",
+    ]
+    assert make(f"{A64} -march=armv9-a+nosve").codegen().flags("clang", 19) == [
+        "--target=aarch64-linux-gnu",
+        "-march=armv9-a+nosve",
+    ]
+
+
+def test_a_modifier_whose_meaning_differs_is_not_used(make: Make) -> None:
+    """clang 16's +noaes keeps SHA2 where clang-22's removes it: AES off is a -target-feature item there."""
+    from tcfg.plugin import compiler_knows
+
+    assert not compiler_knows("clang", "aarch64", "modifiers", "aes", 16)
+    assert compiler_knows("clang", "aarch64", "modifiers", "aes", 22)
+    flags = make(f"{A64} -mcpu=neoverse-n1 -mattr=-aes").codegen().flags("clang", 16)
+    assert flags[:2] == ["--target=aarch64-linux-gnu", "-mcpu=neoverse-n1"] and "aes" not in flags[1]
     items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
-    assert "+dotprod" in items
-    assert all(compiler_knows("llvm", "aarch64", "features", item[1:], 15) for item in items)
+    assert "-aes" in items
+    assert all(compiler_knows("llvm", "aarch64", "features", item[1:], 16) for item in items)
 
 
 def test_a_version_whose_architecture_means_more_is_refused(make: Make) -> None:
@@ -109,3 +127,13 @@ def test_32_bit_arm_keeps_the_target_feature_form(make: Make) -> None:
     assert cg.flags("clang") == [f for f in cg.clang_flags() if f != "-O2"]
     with pytest.raises(tcfg.TargetError, match="no gcc spelling"):
         cg.flags("gcc")
+
+
+def test_32_bit_arm_cpus_whose_meaning_differs_get_the_difference_undone(make: Make) -> None:
+    """clang 16's 32-bit neoverse-n2 is Armv8.5-A with the crypto unit, 22's Armv9-A without: undone item by item."""
+    from tcfg.plugin import compiler_drift
+
+    assert "+crypto" in compiler_drift("clang", "arm", "cpus", "neoverse-n2", 16)
+    flags = make("llvm -mtriple=armv8a-linux-gnueabihf -mcpu=neoverse-n2").codegen().flags("clang", 16)
+    items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
+    assert {"-aes", "-crypto", "-sha2", "+v9a", "+armv9-a"} <= set(items)

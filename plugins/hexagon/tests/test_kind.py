@@ -144,3 +144,24 @@ def test_the_default_cpu_named_is_the_same_target(reg: tcfg.Registry) -> None:
     assert tcfg.from_tvm(plain.to_tvm(), registry=reg) == plain
     other = tcfg.Target("hexagon -mcpu=hexagonv73", registry=reg)
     assert other != plain and str(other) == "hexagon -mcpu=hexagonv73"
+
+
+def test_older_clangs_get_only_the_hvx_options_they_know(reg: tcfg.Registry) -> None:
+    """clang 13 has no -mhvx-qfloat (nor LLVM 13 the feature): v68 with qfloat names clang 14; v65 is said by all."""
+    v68 = tcfg.Target("qcom/hexagon-v68", registry=reg).codegen()
+    with pytest.raises(tcfg.TargetError, match=r"clang 13 cannot express .*hvx-qfloat.*clang 14 is the first"):
+        v68.flags("clang", 13)
+    with pytest.raises(tcfg.TargetError, match=r"llc 13 cannot express .*hvx-qfloat.*llc 14 is the first"):
+        v68.flags("llc", 13)
+    assert "-mhvx-qfloat" in v68.flags("clang", 14)
+    v65 = tcfg.Target("qcom/hexagon-v65", registry=reg).codegen()
+    assert v65.flags("clang", 13) == ["--target=hexagon", "-mcpu=hexagonv65", "-mhvx=v65", "-mhvx-length=128b"]
+
+
+def test_an_hvx_version_an_older_llvm_lacks_is_refused(reg: tcfg.Registry) -> None:
+    """-mhvx=v73 names LLVM's hvxv73, which LLVM 13 does not have."""
+    from tcfg.plugin import compiler_knows
+
+    assert not compiler_knows("llvm", "hexagon", "features", "hvxv73", 13)
+    with pytest.raises(tcfg.TargetError, match=r"clang 13 cannot express"):
+        tcfg.Target("qcom/hexagon-v73", registry=reg).codegen().flags("clang", 13)
