@@ -61,3 +61,11 @@ def tcfg_detect(sources: Mapping[str, tuple[str, ...]] | None) -> Sequence[dict[
         opencl = [dev for text in sources.get("clinfo", ()) for dev in opencl_devices(text, "recorded clinfo")]
         return recorded_devices(sources.get("vulkaninfo", ())) + opencl
     return detect_vulkan() + detect_opencl()
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """vulkan, opencl and webgpu code: the versions, capabilities and limits it needs (:mod:`tcfg_gpuapi.running`)."""
+    from tcfg_gpuapi.running import target_runs_on
+
+    return target_runs_on(code, machine)
