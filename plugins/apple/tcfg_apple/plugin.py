@@ -13,7 +13,7 @@ from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 if TYPE_CHECKING:
     from tcfg.plugin import Codegen
 
-__all__ = ["tcfg_codegen", "tcfg_register_kinds", "tcfg_register_tags"]
+__all__ = ["tcfg_codegen", "tcfg_register_kinds", "tcfg_register_tags", "tcfg_runs_on"]
 
 
 @hookimpl
@@ -38,3 +38,11 @@ def tcfg_codegen(target: Target) -> Codegen | None:
     from tcfg_apple.codegen import codegen_for
 
     return codegen_for(target)
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """metal code: the GPU family or a later one, limits at most the machine's (:mod:`tcfg_apple.running`)."""
+    from tcfg_apple.running import target_runs_on
+
+    return target_runs_on(code, machine)
