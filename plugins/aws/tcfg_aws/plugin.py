@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tcfg.plugin import TagRegistrar, TargetKind, hookimpl
+from tcfg.plugin import TagRegistrar, Target, TargetKind, hookimpl
 
-__all__ = ["tcfg_register_kinds", "tcfg_register_tags"]
+__all__ = ["tcfg_register_kinds", "tcfg_register_tags", "tcfg_runs_on"]
 
 
 @hookimpl
@@ -26,3 +26,11 @@ def tcfg_register_tags(register: TagRegistrar) -> None:
 
     for tag in instance_tags():
         register(tag)
+
+
+@hookimpl
+def tcfg_runs_on(code: Target, machine: Target) -> bool | None:
+    """trn code: the same NeuronCore generation, at most the machine's cores (:mod:`tcfg_aws.running`)."""
+    from tcfg_aws.running import target_runs_on
+
+    return target_runs_on(code, machine)
