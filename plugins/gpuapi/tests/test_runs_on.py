@@ -142,5 +142,6 @@ def test_webgpu(code: str, machine: str, expected: bool) -> None:
 def test_other_kinds_are_not_answered() -> None:
     from tcfg_gpuapi.running import target_runs_on
 
-    assert target_runs_on(tcfg.Target("metal"), tcfg.Target("metal")) is None
-    assert target_runs_on(tcfg.Target("rocm -mcpu=gfx90a"), tcfg.Target("vulkan")) is None
+    # kinds every environment has (this plugin's tests also run with no other plugin installed)
+    assert target_runs_on(tcfg.Target("c"), tcfg.Target("c")) is None
+    assert target_runs_on(tcfg.Target("c"), tcfg.Target("vulkan")) is None

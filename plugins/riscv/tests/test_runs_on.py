@@ -41,7 +41,8 @@ def llvm_mc() -> str:
 
 
 def test_runs_on_agrees_with_llvm_mc_for_every_riscv_cpu(llvm_mc: str) -> None:
-    cpus = [tcfg.Target(f"llvm -mcpu={cpu}") for cpu in sorted(tables().cpus)]
+    # "generic" names no RISC-V CPU: without a triple it is the host's, which another plugin answers for
+    cpus = [tcfg.Target(f"llvm -mcpu={cpu}") for cpu in sorted(tables().cpus) if cpu != "generic"]
     accepted = {cpu: assembler_accepts(llvm_mc, cpu, PROBES) for cpu in cpus}
     assert not runs_on_disagreements(accepted, PROBES)
     pairs = [a.runs_on(b) for a in cpus for b in cpus]
