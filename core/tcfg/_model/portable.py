@@ -82,15 +82,10 @@ def vocabulary() -> dict[str, Term]:
     }
 
 
-_NAMES: frozenset[str] = frozenset()
-
-
+@lru_cache(maxsize=1)
 def portable_names() -> frozenset[str]:
-    """The portable names (the vocabulary's keys): what a feature read checks first, so kept in a global."""
-    global _NAMES
-    if not _NAMES:
-        _NAMES = frozenset(vocabulary())
-    return _NAMES
+    """The portable names (the vocabulary's keys): what a feature read checks first, read once."""
+    return frozenset(vocabulary())
 
 
 def none(why: str, names: Iterable[str]) -> dict[str, Answer]:
