@@ -1,7 +1,8 @@
 """``Codegen.flags(compiler, version)`` against every clang and gcc installed.
 
 For a sample of AArch64, x86, 32-bit Arm, RISC-V and Hexagon targets (:data:`CASES`) and every installed
-``clang-N`` (13-22, with ``opt-N``) and gcc (``gcc-N`` for x86, ``aarch64-linux-gnu-gcc-N``):
+``clang-N`` (13-22, with ``opt-N``) and gcc (``gcc-N`` for x86, ``aarch64-linux-gnu-gcc-N``,
+``arm-linux-gnueabihf-gcc-N`` and ``riscv64-linux-gnu-gcc-N``; the gcc check adds :data:`GCC_CASES`):
 
 - **clang-N**: the flags tcfg gives for clang N compile an empty function with clang-N;
   LLVM N's subtarget for the function's ``target-cpu``/``target-features`` (read with
@@ -11,9 +12,11 @@ For a sample of AArch64, x86, 32-bit Arm, RISC-V and Hexagon targets (:data:`CAS
   hardware feature name both LLVM versions know. Hexagon, whose subtargets that probe
   cannot read before LLVM 17, compares the CPU and the features the function is given.
 - **gcc-N**: gcc-N with tcfg's gcc flags must define exactly the feature macros
-  (``__ARM_FEATURE_*``, ``__ARM_NEON``; x86's ``__AVX2__``-style ISA macros) clang-22
-  defines for the reference, over the feature macros gcc-N defines at all (with each
-  extension or ISA option it knows, see :func:`gcc_macros`) that clang-22 defines for some case.
+  (``__ARM_FEATURE_*``, ``__ARM_NEON``; 32-bit Arm's also with ``__ARM_ARCH``, profile and
+  ``__ARM_FP`` values; RISC-V's ``__riscv_*`` extension, width and float-ABI macros; x86's
+  ``__AVX2__``-style ISA macros, see :func:`feature_macros`) clang-22 defines for the
+  reference, over the macros gcc-N defines at all (with each extension, ISA option or
+  spelling it knows, see :func:`gcc_macros`) that clang-22 defines for some case.
 - **llc-N**: llc-N compiles a function with tcfg's llc flags without a warning (an
   unknown CPU or feature is one), and LLVM N's subtarget for its ``-mcpu``/``-mattr``
   has exactly the hardware features of the reference, as for clang.
@@ -39,7 +42,7 @@ import llvm
 import tcfg
 from tcfg.plugin import LLVMCodegen
 
-__all__ = ["CASES", "Outcome", "check", "gcc_tool", "installed"]
+__all__ = ["CASES", "GCC_CASES", "GCC_DRIVERS", "Outcome", "check", "feature_macros", "gcc_tool", "installed"]
 
 #: The targets checked: the CPUs and spellings users meet, old and new, per family.
 CASES = (
@@ -78,6 +81,27 @@ CASES = (
     "qcom/hexagon-v68",
     "qcom/hexagon-v73",
 )
+#: More 32-bit Arm and RISC-V targets for the gcc check only: boards users compile for with a cross gcc.
+GCC_CASES = (
+    "arm/rasp3b",
+    "arm/rasp4b",
+    "arm/stm32mp1",
+    "arm/beagleai",
+    "arm/mps3-an547",
+    "nordic/nrf5340-dk",
+    "st/nucleo-f446re",
+    "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a9 -mfloat-abi=softfp",
+    "llvm -mtriple=thumbv7m-none-eabi -mcpu=cortex-m3",
+    "riscv/sifive-u54",
+    "riscv/sifive-e76",
+    "llvm -mtriple=riscv64-linux-gnu -mattr=+m,+a,+f,+d,+c,+v,+zba,+zbb,+zbs",
+    "llvm -mtriple=riscv32-linux-gnu -mattr=+m,+c,+zbb",
+)
+#: RISC-V macros that say how code is compiled, not for what (code model, misaligned-access policy,
+#: clang's intrinsics version, the arch-test marker): not compared.
+_RISCV_NOT_TARGET = re.compile(r"__riscv_(?:cmodel_\w+|misaligned_\w+|v_intrinsic|arch_test)")
+#: RISC-V macros whose value is compared (widths); for the others, whether they are defined.
+_RISCV_VALUED = frozenset({"__riscv_xlen", "__riscv_flen", "__riscv_v_min_vlen", "__riscv_v_elen", "__riscv_v_elen_fp"})
 #: ``__ARM_FEATURE_CRYPTO`` is ACLE's deprecated umbrella: clang defines it for AES with SHA2, gcc only
 #: for ``+crypto``; ``__ARM_FEATURE_AES`` and ``__ARM_FEATURE_SHA2`` say the same and are compared.
 _FEATURE_MACRO = {
@@ -88,6 +112,7 @@ _FEATURE_MACRO = {
         r"ENQCMD|PKU|RDPID|SGX|PTWRITE|TSXLDTRK|UINTR|CLDEMOTE|PRFCHW|LWP|XOP|TBM|MWAITX|CLZERO|WBNOINVD|"
         r"SHSTK|FSGSBASE|RTM|HRESET|KL|WIDEKL|AVX512\w*)__"
     ),
+    "riscv64": re.compile(r"__riscv_\w+"),
 }
 
 
@@ -101,9 +126,18 @@ class Outcome:
     problems: list[str] | None = None
 
 
+#: The gcc driver per architecture (``{}`` is the major version): Debian's native and cross compilers.
+GCC_DRIVERS = {
+    "x86_64": "gcc-{}",
+    "aarch64": "aarch64-linux-gnu-gcc-{}",
+    "arm": "arm-linux-gnueabihf-gcc-{}",
+    "riscv64": "riscv64-linux-gnu-gcc-{}",
+}
+
+
 def gcc_tool(family: str, major: int) -> str | None:
-    """The gcc driver for ``family`` (x86-64: ``gcc-N``; AArch64: ``aarch64-linux-gnu-gcc-N``), if installed."""
-    return shutil.which(f"gcc-{major}" if family == "x86_64" else f"aarch64-linux-gnu-gcc-{major}")
+    """The gcc driver for ``family`` (:data:`GCC_DRIVERS`: x86-64 ``gcc-N``, the cross compilers), if installed."""
+    return shutil.which(GCC_DRIVERS[family].format(major))
 
 
 def installed(compiler: str) -> list[int]:
@@ -116,7 +150,7 @@ def installed(compiler: str) -> list[int]:
             found.append(major)
         if compiler == "llc" and llvm.find(f"llc-{major}") and llvm.find(f"opt-{major}"):
             found.append(major)
-        if compiler == "gcc" and (gcc_tool("x86_64", major) or gcc_tool("aarch64", major)):
+        if compiler == "gcc" and any(gcc_tool(family, major) for family in GCC_DRIVERS):
             found.append(major)
     return found
 
@@ -333,21 +367,60 @@ def _macros(argv: Iterable[str]) -> dict[str, str]:
     return dict(re.findall(r"^#define (\S+) ?(.*)$", done.stdout, re.M))
 
 
+def feature_macros(family: str, argv: Sequence[str]) -> set[str]:
+    """The feature macros ``argv`` (a compiler and its flags) defines for ``family``; RuntimeError if it refuses.
+
+    AArch64 and x86: names. 32-bit Arm: ``NAME=value`` as the table's generator reads them
+    (``arm_macros``: features, NEON, architecture, profile, FP formats, less those whose
+    conditions differ between gcc and clang). RISC-V: each ``__riscv_*`` macro, with its
+    value for the widths (``__riscv_xlen=64``), less those that say how, not for what, code is compiled.
+    """
+    if family == "arm":
+        found = _generator().arm_macros(list(argv))
+        if not found:
+            raise RuntimeError(f"{' '.join(argv)}: refused (or no Arm feature macro)")
+        return set(found)
+    defined = _macros(argv)
+    if family == "riscv64":
+        return {
+            f"{name}={value}" if name in _RISCV_VALUED else name
+            for name, value in defined.items()
+            if name.startswith("__riscv_") and not _RISCV_NOT_TARGET.fullmatch(name)
+        }
+    return {m for m in defined if _FEATURE_MACRO[family].fullmatch(m)}
+
+
+def _name(macro: str) -> str:
+    return macro.split("=", 1)[0]
+
+
 @cache
 def gcc_macros(gcc: str, family: str, major: int) -> frozenset[str]:
-    """Every feature macro ``gcc`` defines for some extension (AArch64) or ISA option (x86) it knows."""
+    """Every feature macro ``gcc`` defines for some extension (AArch64, RISC-V), option (x86) or spelling (Arm)."""
     from tcfg.plugin import compiler_names
 
-    pattern = _FEATURE_MACRO[family]
     if family == "aarch64":
         runs = [[f"-march=armv8.2-a+{ext}"] for ext in sorted(compiler_names("gcc", "aarch64", "extensions", major))]
         runs += [[f"-march={arch}"] for arch in sorted(compiler_names("gcc", "aarch64", "arches", major))]
+    elif family == "arm":
+        gen = _generator()
+        runs = [[s, "-mthumb" if "-m" in s.split("+")[0] else "-marm", *gen.ARM_FP]
+                for s in sorted(compiler_names("gcc", "arm", "spellings", major))]  # fmt: skip
+    elif family == "riscv64":
+        gen = _generator()
+        exts = sorted(compiler_names("gcc", "riscv64", "extensions", major))
+        runs = [[f"-march={gen.riscv_isa(64, {*'imafdc', e})}", "-mabi=lp64d"] for e in exts if e != "e"]
+        runs += [
+            ["-march=rv32imac", "-mabi=ilp32"],
+            ["-march=rv32imafc", "-mabi=ilp32f"],
+            ["-march=rv64imac", "-mabi=lp64"],
+        ]
     else:
         runs = [[f"-m{option}"] for option in sorted(compiler_names("gcc", "x86_64", "options", major))]
     found: set[str] = set()
     for argv in runs:
         try:
-            found |= {m for m in _macros([gcc, *argv]) if pattern.fullmatch(m)}
+            found |= feature_macros(family, [gcc, *argv])
         except RuntimeError:
             continue  # an extension this architecture refuses
     return frozenset(found)
@@ -358,12 +431,12 @@ def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
     assert clang22
     out = Outcome(f"gcc-{major}", problems=[])
     assert out.problems is not None
-    rows: list[tuple[str, str, set[str], set[str]]] = []
-    seen: dict[str, set[str]] = {"gcc": set(), "clang": set()}
+    rows: list[tuple[str, str, str, set[str], set[str]]] = []
+    seen: dict[tuple[str, str], set[str]] = {}  # (compiler, family) -> macros
     for spec in cases:
         target = tcfg.Target(spec)
         family = _family(target)
-        if family not in _FEATURE_MACRO:  # tcfg spells gcc for AArch64 and x86 only
+        if family not in GCC_DRIVERS:  # tcfg spells gcc for AArch64, x86, 32-bit Arm and RISC-V
             continue
         gcc = gcc_tool(family, major)
         if gcc is None:
@@ -372,23 +445,22 @@ def _check_gcc(major: int, cases: Sequence[str]) -> Outcome:
         flags = _flags(out, spec, cg, "gcc", major)
         if flags is None:
             continue
-        pattern = _FEATURE_MACRO[family]
         try:
-            got = {m for m in _macros([gcc, *flags]) if pattern.fullmatch(m)}
+            got = feature_macros(family, [gcc, *flags])
         except RuntimeError as exc:
             out.problems.append(f"{spec}: gcc-{major} refuses tcfg's flags {flags}: {exc}")
             continue
         from tcfg.plugin import without_opt_level
 
-        ref_flags = without_opt_level(cg.clang_flags())
-        want = {m for m in _macros([clang22, *ref_flags]) if pattern.fullmatch(m)}
-        seen["gcc"] |= gcc_macros(gcc, family, major)
-        seen["clang"] |= want
-        rows.append((spec, " ".join(flags), got, want))
-    both = seen["gcc"] & seen["clang"]
-    for spec, spelled, got, want in rows:
+        want = feature_macros(family, [clang22, *without_opt_level(cg.clang_flags())])
+        seen.setdefault(("gcc", family), set()).update(gcc_macros(gcc, family, major))
+        seen.setdefault(("clang", family), set()).update(want)
+        rows.append((spec, family, " ".join(flags), got, want))
+    for spec, family, spelled, got, want in rows:
+        both = {_name(m) for m in seen[("gcc", family)]} & {_name(m) for m in seen[("clang", family)]}
         out.checks += len(both)
-        extra, missing = (got - want) & both, (want - got) & both
+        extra = {m for m in got - want if _name(m) in both}
+        missing = {m for m in want - got if _name(m) in both}
         if extra or missing:
             out.problems.append(
                 f"{spec}: gcc-{major} {spelled} defines {sorted(extra) or '-'} that clang-22 does not for the target, "

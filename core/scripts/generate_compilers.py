@@ -33,7 +33,7 @@ probe cannot read them).
 ``clang.aarch64.modifiers`` lists, per ``+ext`` name, the clang versions whose ``+ext`` and
 ``+noext`` mean clang-22's (:func:`modifier_meaning`); ``clang.hexagon`` the driver's Hexagon
 CPUs and HVX options (``-mhvx-qfloat``, ``-mhvx-ieee-fp``) per version. ``--drift``,
-``--modifiers`` and ``--hexagon`` recompute only their part of an existing table.
+``--modifiers``, ``--hexagon`` and ``--gcc-cross`` recompute only their part of an existing table.
 """
 
 from __future__ import annotations
@@ -433,11 +433,218 @@ def gcc_parts(data: dict[str, Any]) -> None:
             for what, names in gcc_aarch64_drift(cross, major, gcc["aarch64"]).items():
                 for name, per in names.items():
                     gcc_drift.setdefault(what, {}).setdefault(name, {}).update(per)
-    data["drift"]["gcc"] = {"aarch64": gcc_drift}
+    data["drift"]["gcc"] = {"aarch64": gcc_drift, "arm": gcc_arm_drift(data["versions"]["gcc"], gcc.get("arm", {}))}
     data["gcc_cpu_options"] = {"x86_64": gcc_cpu_options}
 
 
+#: The 32-bit Arm and RISC-V cross gccs Debian ships (``gcc-N-arm-linux-gnueabihf``, ``gcc-N-riscv64-linux-gnu``).
+GCC_CROSS_32 = {"arm": "arm-linux-gnueabihf-gcc-{}", "riscv64": "riscv64-linux-gnu-gcc-{}"}
+#: What every 32-bit Arm gcc run is given besides the CPU or architecture: the FPU the name implies
+#: (the Debian gcc's configured default, ``vfpv3-d16``, would override it) and an ABI any FPU can use.
+ARM_FP = ("-mfpu=auto", "-mfloat-abi=softfp")
+#: 32-bit Arm macros whose conditions differ between gcc and clang, for any CPU: never compared.
+ARM_MACRO_MEANING = {
+    "__ARM_FEATURE_NUMERIC_MAXMIN": "gcc defines it only with NEON, clang for any FPv5 (Armv8-M's too)",
+    "__ARM_FEATURE_DIRECTED_ROUNDING": "gcc defines it only with NEON, clang for any FPv5 (Armv8-M's too)",
+    "__ARM_FEATURE_COPROC": "gcc leaves it out for Armv8-A, clang defines the v8 coprocessor set there",
+}
+#: The 32-bit Arm macros compared (name and value): features, NEON, architecture, profile, FP formats.
+_ARM32_MACRO = re.compile(r"__ARM_FEATURE_\w+|__ARM_NEON|__ARM_NEON_FP|__ARM_ARCH|__ARM_ARCH_PROFILE|"
+                          r"__ARM_ARCH_ISA_(?:ARM|THUMB)|__ARM_FP")  # fmt: skip
+
+
+def gcc_cross_32(major: int) -> dict[str, str]:
+    """The installed 32-bit Arm and RISC-V cross gccs of ``major``, by architecture."""
+    found = {arch: shutil.which(name.format(major)) for arch, name in GCC_CROSS_32.items()}
+    return {arch: path for arch, path in found.items() if path}
+
+
+def gcc_arm_riscv_names(major: int, gcc: dict[str, dict[str, dict[str, list[int]]]], tools: dict[str, str]) -> None:
+    """Record what the 32-bit Arm and RISC-V gccs of ``major`` know into ``gcc`` (and their versions into ``tools``)."""
+    for arch, path in gcc_cross_32(major).items():
+        tools[Path(path).name] = run([path, "--version"]).stdout.splitlines()[0]
+        if arch == "arm":
+            gcc_arm_names(path, major, gcc["arm"])
+        else:
+            gcc_riscv_names(path, major, gcc["riscv64"])
+
+
+def _number(text: str) -> str:
+    """A macro's value as a decimal (``0xe`` and ``14``, ``'A'`` and ``65`` are the same)."""
+    text = text.strip()
+    if len(text) == 3 and text[0] == text[2] == "'":
+        return str(ord(text[1]))
+    try:
+        return str(int(text, 0))
+    except ValueError:
+        return text
+
+
+def arm_macros(argv: list[str]) -> frozenset[str]:
+    """``NAME=value`` of the 32-bit Arm feature macros ``argv`` defines (empty if it refuses the options).
+
+    ``__ARM_FP`` leaves out its half-precision bit, which gcc sets only with ``-mfp16-format=ieee``
+    (as it does ``__ARM_FP16_FORMAT_IEEE``, not compared); :data:`ARM_MACRO_MEANING` are left out.
+    """
+    out = run([*argv, "-dM", "-E", "-x", "c", os.devnull])
+    if out.returncode != 0:
+        return frozenset()
+    found = set()
+    for name, value in re.findall(r"^#define (\S+) ?(.*)$", out.stdout, re.M):
+        if _ARM32_MACRO.fullmatch(name) and name not in ARM_MACRO_MEANING:
+            number = _number(value)
+            if name == "__ARM_FP" and number.isdecimal():
+                number = str(int(number) & ~2)
+            found.add(f"{name}={number}")
+    return frozenset(found)
+
+
+def arm_mode(gcc: str, spelled: str) -> str | None:
+    """``-mthumb`` or ``-marm``: the instruction set ``gcc`` takes ``spelled`` in (Thumb if it can); None if neither."""
+    for mode in ("-mthumb", "-marm"):
+        if run([gcc, spelled, mode, *ARM_FP, "-fsyntax-only", "-x", "c", os.devnull]).returncode == 0:
+            return mode
+    return None
+
+
+def gcc_arm_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]) -> None:
+    """32-bit Arm: CPUs and architectures (gcc's "valid arguments"), and per start the ``+ext`` it takes.
+
+    ``extensions`` holds every modifier name (``crypto``, ``nofp``), ``start_extensions``
+    ``START+ext`` for each start that takes it: the names gcc lists for the start, their
+    ``no`` forms, ``nofp`` and ``nosimd``, each kept when gcc compiles with it.
+    """
+    cpus, arches = gcc_valid(gcc, "-mcpu"), gcc_valid(gcc, "-march")
+    add(table, "cpus", cpus, major)
+    add(table, "arches", arches, major)
+    for option, names in (("-mcpu=", cpus), ("-march=", arches)):
+        for name in names:
+            mode = arm_mode(gcc, option + name)
+            if mode is None:
+                continue
+            note = run([gcc, f"{option}{name}+tcfgnosuch", mode, *ARM_FP, "-fsyntax-only", "-x", "c", os.devnull])
+            found = re.search(r"valid feature names are: ([^\n]*)", note.stderr)
+            listed = found.group(1).split() if found else []
+            candidates = dict.fromkeys(
+                [*listed, *(f"no{n}" for n in listed if not n.startswith("no")), "nofp", "nosimd"]
+            )
+            ok = accepted([gcc, mode, *ARM_FP], ([f"{option}{name}+{mod}"] for mod in candidates))
+            mods = [argv[0].rsplit("+", 1)[1] for argv in ok]
+            add(table, "extensions", mods, major)
+            add(table, "start_extensions", (f"{name}+{mod}" for mod in mods), major)
+
+
+def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> dict[str, Any]:
+    """Fill ``names["spellings"]``: per 32-bit Arm gcc spelling, the gcc versions whose macros are clang-22's for it.
+
+    Spellings are each CPU and architecture a version knows, alone and with up to
+    two of the ``+ext`` it takes (``cortex-a72+crypto``), compiled with
+    :data:`ARM_FP` and the start's instruction set; clang-22 gets the same under
+    ``arm-linux-gnueabihf``. A spelling counts when :func:`arm_macros` agree over the
+    macros both compilers define for some spelling; returned: the others, with their
+    ``+M=v``/``-M=v`` per version (``drift.gcc.arm``). For a spelling that counts, tcfg can
+    use clang-22's meaning (its own resolver) for gcc.
+    """
+    rows: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
+    for major in majors:
+        gcc = gcc_cross_32(major).get("arm")
+        if gcc is None:
+            continue
+        per_start = names.get("start_extensions", {})
+        for what, option in (("cpus", "-mcpu="), ("arches", "-march=")):
+            for name, versions in sorted(names.get(what, {}).items()):
+                mode = arm_mode(gcc, option + name) if major in versions else None
+                if mode is None:
+                    continue
+                mods = [s.split("+", 1)[1] for s, vs in per_start.items() if s.split("+", 1)[0] == name and major in vs]
+                spellings = [name, *(f"{name}+{m}" for m in mods)]
+                spellings += [f"{name}+{a}+{b}" for i, a in enumerate(mods) for b in mods[i + 1 :]]
+                for spelled in spellings:
+                    ours = arm_macros(
+                        ["clang-22", "--target=arm-linux-gnueabihf", option + spelled, mode, "-mfloat-abi=softfp"]
+                    )
+                    if ours:  # clang-22 refuses the spelling otherwise: it has no meaning tcfg can use
+                        rows.append((major, option + spelled, arm_macros([gcc, option + spelled, mode, *ARM_FP]), ours))
+    both = set().union(*(r[2] for r in rows)) & set().union(*(r[3] for r in rows)) if rows else set()
+    names_both = {m.split("=")[0] for m in both}
+    spellings: dict[str, list[int]] = {}
+    differs: dict[str, dict[str, list[str]]] = {}
+    for major, spelled, theirs, ours in rows:
+        theirs = frozenset(m for m in theirs if m.split("=")[0] in names_both)
+        ours = frozenset(m for m in ours if m.split("=")[0] in names_both)
+        if theirs == ours:
+            spellings.setdefault(spelled, []).append(major)
+        else:
+            differs.setdefault(spelled, {})[str(major)] = sorted(
+                [f"+{m}" for m in theirs - ours] + [f"-{m}" for m in ours - theirs]
+            )
+    print(f"gcc arm: {len(spellings)} spellings mean clang-22's, {len(differs)} differ")
+    names["spellings"] = {name: sorted(vs) for name, vs in sorted(spellings.items())}
+    return differs
+
+
+#: RISC-V single-letter extensions in the order an ISA string takes them (after the base ``i``/``e``).
+RISCV_LETTERS = "mafdqlcbkjtpvnh"
+
+
+def riscv_isa(xlen: int, extensions: Iterable[str]) -> str:
+    """The ISA string gcc reads: ``rv64imafdc_zba_zbb``, letters in canonical order, then ``z``, ``s``, ``x`` names."""
+    exts = set(extensions)
+    base = "e" if "e" in exts and "i" not in exts else "i"
+    letters = sorted((e for e in exts if len(e) == 1 and e in RISCV_LETTERS), key=RISCV_LETTERS.index)
+    longs = sorted((e for e in exts if len(e) > 1), key=lambda e: ("zsx".find(e[0]) % 3, e))
+    return "_".join([f"rv{xlen}{base}{''.join(letters)}", *longs])
+
+
+def gcc_riscv_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]) -> None:
+    """RISC-V: the CPUs gcc tunes for (``-mtune``) and the ISA extensions it knows in ``-march``.
+
+    Candidates are the riscv plugin's CPUs and extensions. An extension counts when gcc,
+    given it (next to ``imafdc``, or ``imafdcv`` for vector ones), defines its ``__riscv_NAME``
+    macro with a version: gcc 12 takes an unknown ``z`` name silently and defines it as 0.
+    """
+    from tcfg_riscv.facts import tables as riscv_tables
+
+    rv = riscv_tables()
+    ok = accepted([gcc], ([f"-mtune={cpu}"] for cpu in sorted(rv.cpus)))
+    add(table, "cpus", (argv[0].split("=", 1)[1] for argv in ok), major)
+    known = []
+    for name in sorted(rv.extensions):
+        if name == "e":
+            tries = [("rv32e", "ilp32e")]
+        elif len(name) == 1:
+            tries = [(riscv_isa(64, {*"imafd", name}), "lp64d"), (riscv_isa(64, {"i", name}), "lp64")]
+        else:
+            tries = [(riscv_isa(64, {*"imafdc", name}), "lp64d"), (riscv_isa(64, {*"imafdcv", name}), "lp64d")]
+        for march, abi in tries:
+            out = run([gcc, f"-march={march}", f"-mabi={abi}", "-dM", "-E", "-x", "c", os.devnull])
+            if re.search(rf"^#define __riscv_{re.escape(name)} [1-9]", out.stdout, re.M):
+                known.append(name)
+                break
+    add(table, "extensions", known, major)
+
+
+def refresh_gcc_cross() -> int:
+    """``--gcc-cross``: recompute only the 32-bit Arm and RISC-V gcc names and ``drift.gcc.arm``."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    gcc = data["gcc"]
+    gcc["arm"], gcc["riscv64"] = {}, {}
+    tools = data["source"]["tools"]
+    for major in GCCS:
+        if gcc_cross_32(major):
+            gcc_arm_riscv_names(major, gcc, tools)
+            if major not in data["versions"]["gcc"]:
+                data["versions"]["gcc"] = sorted([*data["versions"]["gcc"], major])
+    data["drift"].setdefault("gcc", {})["arm"] = gcc_arm_drift(data["versions"]["gcc"], gcc["arm"])
+    data["source"]["date"] = datetime.date.today().isoformat()
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"refreshed the 32-bit Arm and RISC-V gcc names in {OUT}")
+    return 0
+
+
 def main() -> int:
+    if "--gcc-cross" in sys.argv[1:]:
+        return refresh_gcc_cross()
     if "--drift" in sys.argv[1:]:
         return refresh_drift()
     if "--modifiers" in sys.argv[1:]:
@@ -451,7 +658,7 @@ def main() -> int:
     llvm: dict[str, dict[str, dict[str, list[int]]]] = {arch: {} for arch in TRIPLES}
     clang: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}, "arm": {}, "riscv64": {},
                                                          "hexagon": {}}  # fmt: skip
-    gcc: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}}
+    gcc: dict[str, dict[str, dict[str, list[int]]]] = {"aarch64": {}, "x86_64": {}, "arm": {}, "riscv64": {}}
     exts = clang_extensions()
     x86_features = backend_names("clang-22", TRIPLES["x86_64"])[1]
     tools: dict[str, str] = {}
@@ -481,9 +688,10 @@ def main() -> int:
         add(clang["x86_64"], "options", (o[2:] for o in options if o not in bad), major)
     for major in GCCS:
         native, cross = shutil.which(f"gcc-{major}"), shutil.which(f"aarch64-linux-gnu-gcc-{major}")
-        if native is None and cross is None:
+        if native is None and cross is None and not gcc_cross_32(major):
             continue
         gcc_versions.append(major)
+        gcc_arm_riscv_names(major, gcc, tools)
         if native is not None:
             tools[f"gcc-{major}"] = run([native, "--version"]).stdout.splitlines()[0]
             add(gcc["x86_64"], "cpus", gcc_valid(native, "-march"), major)

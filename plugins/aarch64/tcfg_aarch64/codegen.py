@@ -25,6 +25,7 @@ from tcfg.plugin import (
     without_opt_level,
 )
 from tcfg_aarch64.driver import native_spelling
+from tcfg_aarch64.gcc_arm import gcc_arm_flags
 from tcfg_aarch64.parser import resolve_target
 from tcfg_aarch64.resolve import Resolved, minimal
 
@@ -57,6 +58,8 @@ class ArmCodegen(LLVMCodegen):
         """
         res = self.resolved
         arch = arch_family(self.triple)
+        if compiler == "gcc" and res is not None and res.family.name == "arm":
+            return require_known("gcc", version, "arm", gcc_arm_flags(res, self.triple, version))
         if res is None or res.family.name != "aarch64":
             return super().spell(compiler, version)
         if compiler != "gcc" and _unsayable(res, version):

@@ -23,19 +23,27 @@ from tcfg.plugin import TargetError
 from tcfg_aarch64.facts import Family, family_table
 from tcfg_aarch64.resolve import Resolved, resolve
 
-__all__ = ["native_spelling"]
+__all__ = ["native_spelling", "resolved_features", "starts"]
 
 #: At most this many modifiers: a longer spelling is no clearer than -target-feature.
 _MAX_MODS = 16
 
 
-@lru_cache(maxsize=4096)
 def _features(option: str, value: str) -> frozenset[str] | None:
     """The hardware features clang-22 gives for ``option=value`` (AArch64), or None if it refuses it."""
-    family = family_table("aarch64")
+    return resolved_features("aarch64", option, value, None)
+
+
+@lru_cache(maxsize=4096)
+def resolved_features(family_name: str, option: str, value: str, float_abi: str | None) -> frozenset[str] | None:
+    """The hardware features clang-22 gives for ``option=value`` (``-mcpu``/``-march``) and ``float_abi``.
+
+    ``family_name`` is ``aarch64`` or ``arm``; None if clang-22 refuses the spelling.
+    """
+    family = family_table(family_name)
     try:
         got = resolve(
-            family, value if option == "-mcpu" else None, value if option == "-march" else None, (), None, None
+            family, value if option == "-mcpu" else None, value if option == "-march" else None, (), None, float_abi
         )
     except TargetError:
         return None
@@ -46,7 +54,7 @@ def _features(option: str, value: str) -> frozenset[str] | None:
 Drift = Callable[[str, str], "tuple[str, ...] | None"]
 
 
-def _starts(res: Resolved, knows: Callable[[str, str], bool]) -> Iterator[tuple[str, str]]:
+def starts(res: Resolved, knows: Callable[[str, str], bool]) -> Iterator[tuple[str, str]]:
     """The ``(option, name)`` starts to try, most specific first, among those the compiler knows."""
     family = res.family
     if res.cpu is not None and knows("cpus", res.cpu.name):
@@ -90,7 +98,7 @@ def native_spelling(
         sayable = {f for name, ext in family.extensions.items() if knows("extensions", name) for f in ext.adds or ()}
         scope = frozenset(sayable | family.arch_flags) & family.hardware
     target = res.features & scope
-    for option, base in _starts(res, knows):
+    for option, base in starts(res, knows):
         moved = drift("cpus" if option == "-mcpu" else "arches", base)
         if moved is None:
             continue

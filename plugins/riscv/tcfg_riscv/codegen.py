@@ -13,6 +13,7 @@ from typing import Any
 
 from tcfg.plugin import LLVMCodegen, Target
 from tcfg_riscv.facts import tables
+from tcfg_riscv.gcc import default_abi, gcc_flags
 from tcfg_riscv.resolve import resolve
 
 __all__ = ["RiscvCodegen", "codegen_for"]
@@ -31,6 +32,20 @@ class RiscvCodegen(LLVMCodegen):
 
     def llc_flags(self) -> list[str]:
         return LLVMCodegen.llc_flags(self) + ([f"-target-abi={self.abi}"] if self.abi else [])
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()``: gcc gets the ISA string of :attr:`extensions` (:func:`tcfg_riscv.gcc.gcc_flags`).
+
+        Its ``-mabi`` is the target's, else the one clang picks for :meth:`clang_flags`: from
+        the ISA of the ``-mcpu`` they name (``generic-rv64``'s is ``rv64i``: ``lp64``).
+        """
+        if compiler == "gcc":
+            xlen = int(self.triple[5:7])
+            cpu = tables().cpus.get(self.cpu)
+            # without -mabi, clang takes the ABI from the ISA its driver sees: the -mcpu's own
+            abi = self.abi or default_abi(xlen, cpu.extensions if cpu is not None else {"i"})
+            return gcc_flags(xlen, self.extensions, abi, self.cpu, version)
+        return super().spell(compiler, version)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -1,0 +1,65 @@
+"""32-bit Arm targets in gcc's spelling: ``-mcpu=X+ext`` or ``-march=A+ext``, ``-mfpu``, ``-mfloat-abi``, ``-mthumb``.
+
+gcc and clang share most 32-bit Arm names but not always their meaning: gcc's
+``cortex-a72`` has no Crypto Extension (``+crypto`` adds it), its ``armv8-a`` no FPU
+(``+simd`` adds both). ``data/compilers.json``'s ``gcc.arm.spellings`` lists, per gcc
+version, the spellings (a CPU or architecture with up to two ``+ext``) whose feature macros
+gcc defines exactly as clang-22 does for the same spelling (measured by
+``core/scripts/generate_compilers.py``). For those, clang-22's meaning is gcc's, and the
+plugin's resolver (which implements clang-22's, and is tested against it) says which one
+gives the target's features: the target's CPU is tried first, then its architecture and
+older ones of its profile, each with the fewest modifiers. ``-mfpu=auto`` makes gcc take the
+FPU from that name (Debian's gcc otherwise uses its configured ``vfpv3-d16``); ``-mthumb`` is
+given for M-profile and ``thumb*`` triples, ``-marm`` otherwise; ``-mtune`` keeps a CPU's
+tuning when an architecture had to be spelled. No optimisation level.
+"""
+
+from __future__ import annotations
+
+from tcfg.plugin import TargetError, compiler_knows, compiler_names, compiler_versions
+from tcfg_aarch64.driver import resolved_features, starts
+from tcfg_aarch64.resolve import Resolved
+
+__all__ = ["gcc_arm_flags", "gcc_arm_spelling"]
+
+
+def gcc_arm_spelling(res: Resolved, version: int) -> tuple[str, str] | None:
+    """``(option, value)`` (``("-mcpu", "cortex-a72+crypto")``) gcc ``version`` reads as ``res``'s features, or None."""
+    if res.passthrough:  # tuning features and modes given as -mattr: gcc has no word for them
+        return None
+    faithful = compiler_names("gcc", "arm", "spellings", version)
+    hardware = res.family.hardware
+    target = res.features & hardware
+
+    def knows(what: str, name: str) -> bool:
+        return compiler_knows("gcc", "arm", what, name, version)
+
+    for option, base in starts(res, knows):
+        prefix = f"{option}={base}"
+        candidates = sorted(
+            (s for s in faithful if s == prefix or s.startswith(prefix + "+")), key=lambda s: (s.count("+"), s)
+        )
+        for spelled in candidates:
+            got = resolved_features(res.family.name, option, spelled.partition("=")[2], res.float_abi)
+            if got is not None and got & hardware == target:
+                return option, spelled.partition("=")[2]
+    return None
+
+
+def gcc_arm_flags(res: Resolved, triple: str, version: int) -> list[str]:
+    """gcc ``version``'s flags for the 32-bit Arm target ``res`` (under ``triple``); TargetError if none is exact."""
+    found = gcc_arm_spelling(res, version)
+    if found is None:
+        newer = [v for v in compiler_versions("gcc") if v > version and gcc_arm_spelling(res, v) is not None]
+        start = f"-mcpu={res.cpu.name}" if res.cpu is not None else f"-march={res.arch}"
+        raise TargetError(
+            f"gcc {version} cannot express this 32-bit Arm target ({start}, {triple}) exactly: no CPU or "
+            "architecture it knows, with the +ext it takes, gives the same features as gcc reads them"
+            + (f"; gcc {newer[0]} can" if newer else "; no gcc tcfg knows of does; use clang or llc")
+        )
+    option, value = found
+    thumb = res.profile == "m" or triple.startswith("thumb")
+    flags = [f"{option}={value}", "-mfpu=auto", f"-mfloat-abi={res.float_abi}", "-mthumb" if thumb else "-marm"]
+    if option == "-march" and res.cpu is not None and compiler_knows("gcc", "arm", "cpus", res.cpu.name, version):
+        flags.append(f"-mtune={res.cpu.name}")
+    return flags

@@ -1,0 +1,95 @@
+"""RISC-V targets in gcc's spelling: ``-march=rv64imafdc_zba_zbb -mabi=lp64d [-mtune=CPU]``.
+
+The ISA string names the target's extensions exactly, so it is gcc's spelling whatever the
+CPU: single letters in canonical order after the base (``i``, or ``e``), then the ``z``,
+``s`` and ``x`` names, each multi-letter one left out when another spelled extension
+implies it (LLVM's implications, the plugin's table; the truth test checks gcc's agree).
+An extension gcc ``N`` does not know (``data/compilers.json``: gcc ``N`` defines its
+``__riscv_NAME`` macro with a version) is fine when an extension it does know implies it
+(``zaamo`` in ``a``) or it is known ones together (``b`` is ``zba_zbb_zbs``, ``zcd`` is C
+with D); otherwise no gcc ``N`` spelling is exact, and the error names the first gcc that
+knows them all, or says none does. ``-mtune`` keeps the CPU's scheduling where gcc knows
+the CPU; the ISA string, not ``-mcpu``, fixes the extensions (gcc's ``-mcpu`` would be
+overridden by ``-march`` anyway). No optimisation level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tcfg.plugin import TargetError, compiler_names, compiler_versions
+from tcfg_riscv.facts import tables
+
+__all__ = ["default_abi", "gcc_flags", "isa_string"]
+
+#: Single-letter extensions in the order an ISA string takes them after the base.
+_LETTERS = "mafdqlcbkjtpvnh"
+#: Extensions that are other extensions together (the RISC-V unprivileged ISA manual: "B" is
+#: Zba+Zbb+Zbs, "Zk"/"Zkn"/"Zks" are the scalar-crypto collections, and Zcd/Zcf are the compressed
+#: FP loads and stores C has with D/F): a gcc that lacks the name says it with the parts.
+_SAME_AS = {
+    "b": frozenset({"zba", "zbb", "zbs"}),
+    "zk": frozenset({"zkn", "zkr", "zkt"}),
+    "zkn": frozenset({"zbkb", "zbkc", "zbkx", "zkne", "zknd", "zknh"}),
+    "zks": frozenset({"zbkb", "zbkc", "zbkx", "zksed", "zksh"}),
+    "zcd": frozenset({"c", "d"}),
+    "zcf": frozenset({"c", "f"}),
+}
+
+
+def isa_string(xlen: int, extensions: Iterable[str]) -> str:
+    """``rv64imafdc_zba_zbb``: the base, letters in canonical order, then ``z``, ``s`` and ``x`` names sorted."""
+    exts = set(extensions)
+    base = "e" if "e" in exts and "i" not in exts else "i"
+    letters = sorted((e for e in exts if len(e) == 1 and e in _LETTERS), key=_LETTERS.index)
+    longs = sorted((e for e in exts if len(e) > 1), key=lambda e: ("zsx".find(e[0]) % 3, e))
+    return "_".join([f"rv{xlen}{base}{''.join(letters)}", *longs])
+
+
+def default_abi(xlen: int, extensions: Iterable[str]) -> str:
+    """The ABI clang picks without ``-mabi``: ``lp64d`` with D, ``lp64f`` with F, ``lp64e`` on E, else ``lp64``."""
+    exts = set(extensions)
+    stem = "lp64" if xlen == 64 else "ilp32"
+    if "d" in exts:
+        return f"{stem}d"
+    if "f" in exts:
+        return f"{stem}f"
+    return f"{stem}e" if "e" in exts and "i" not in exts else stem
+
+
+def _implied(names: Iterable[str]) -> set[str]:
+    """The extensions ``names`` imply (LLVM's closure), without themselves unless one implies another."""
+    t = tables()
+    names = set(names)
+    out: set[str] = set()
+    for name in names:
+        out |= {t.extension_of.get(f, f) for f in t.implies.get(name, ())} - {name}
+    return out
+
+
+def _lacking(extensions: frozenset[str], version: int) -> list[str]:
+    """The target's extensions gcc ``version`` cannot say: unknown to it and implied by none it knows."""
+    known = compiler_names("gcc", "riscv64", "extensions", version) & extensions
+    covered = known | _implied(known)
+    covered |= {name for name, parts in _SAME_AS.items() if parts <= covered}
+    return sorted(extensions - covered)
+
+
+def gcc_flags(xlen: int, extensions: Iterable[str], abi: str, cpu: str, version: int) -> list[str]:
+    """gcc ``version``'s flags for a RISC-V target with exactly ``extensions`` and ``abi``; TargetError if it lacks some."""
+    exts = frozenset(extensions)
+    lacking = _lacking(exts, version)
+    if lacking:
+        newer = [v for v in compiler_versions("gcc") if v > version and not _lacking(exts, v)]
+        later = f"gcc {newer[0]} can" if newer else "no gcc tcfg knows of does; use clang or llc"
+        raise TargetError(
+            f"gcc {version} cannot express this RISC-V target exactly: it does not know the extension(s) "
+            f"{', '.join(lacking)} (-march={isa_string(xlen, exts)}); {later}"
+        )
+    known = compiler_names("gcc", "riscv64", "extensions", version) & exts
+    implied = _implied(known)
+    spelled = {name for name in known if len(name) == 1 or name not in implied}
+    flags = [f"-march={isa_string(xlen, spelled)}", f"-mabi={abi}"]
+    if cpu in compiler_names("gcc", "riscv64", "cpus", version):
+        flags.append(f"-mtune={cpu}")
+    return flags
