@@ -92,6 +92,8 @@ GCC_CASES = (
     "st/nucleo-f446re",
     "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a9 -mfloat-abi=softfp",
     "llvm -mtriple=thumbv7m-none-eabi -mcpu=cortex-m3",
+    "llvm -mtriple=armv8a-linux-gnueabihf -mcpu=cortex-a72 -mattr=-crypto,-aes,-sha2",
+    "llvm -mtriple=armv8a-linux-gnueabihf -march=armv8-a",
     "riscv/sifive-u54",
     "riscv/sifive-e76",
     "llvm -mtriple=riscv64-linux-gnu -mattr=+m,+a,+f,+d,+c,+v,+zba,+zbb,+zbs",

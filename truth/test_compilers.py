@@ -110,7 +110,7 @@ def test_gcc_defines_exactly_the_targets_feature_macros(major: int, family: str)
     _need_reference()
     if major not in compilers.installed("gcc") or compilers.gcc_tool(family, major) is None:
         tool = compilers.GCC_DRIVERS[family].format(major)
-        pytest.skip(f"{tool} is not installed (Debian {_GCC_PACKAGES[family].format(major)})")
+        pytest.skip(f"{tool} is not installed (Debian {_GCC_PACKAGES[family].format(major)}, where the release has it)")
     outcome = compilers.check("gcc", major, _family_cases(family))
     known = GCC_KNOWN.get((family, major), {})
     found = {problem.split(": ", 1)[0]: problem for problem in outcome.problems or []}

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import itertools
 import json
 import os
 import re
@@ -534,6 +535,48 @@ def gcc_arm_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]) 
             add(table, "start_extensions", (f"{name}+{mod}" for mod in mods), major)
 
 
+#: The clang ``+ext`` that moves each 32-bit Arm macro: what gcc's reading of a spelling is searched in.
+ARM_MACRO_MODS = {
+    "__ARM_FEATURE_CRYPTO": ("crypto",),
+    "__ARM_NEON": ("simd",),
+    "__ARM_NEON_FP": ("simd",),
+    "__ARM_FP": ("fp", "fp.dp"),
+    "__ARM_FEATURE_FMA": ("fp", "fp.dp"),
+    "__ARM_FEATURE_CRC32": ("crc",),
+    "__ARM_FEATURE_DSP": ("dsp",),
+    "__ARM_FEATURE_SIMD32": ("dsp",),
+    "__ARM_FEATURE_DOTPROD": ("dotprod",),
+    "__ARM_FEATURE_MATMUL_INT8": ("i8mm",),
+    "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC": ("bf16",),
+    "__ARM_FEATURE_BF16_SCALAR_ARITHMETIC": ("bf16",),
+    "__ARM_FEATURE_FP16_SCALAR_ARITHMETIC": ("fp16",),
+    "__ARM_FEATURE_FP16_VECTOR_ARITHMETIC": ("fp16",),
+    "__ARM_FEATURE_FP16_FML": ("fp16fml",),
+    "__ARM_FEATURE_MVE": ("mve", "mve.fp"),
+}
+
+
+@functools.cache
+def clang_arm_macros(spelled: str, mode: str) -> frozenset[str]:
+    """:func:`arm_macros` of clang-22 for ``spelled`` (``-mcpu=X+ext``) in ``mode``, soft-float-ABI calls."""
+    return arm_macros(["clang-22", "--target=arm-linux-gnueabihf", spelled, mode, "-mfloat-abi=softfp"])
+
+
+def reads_as(spelled: str, mode: str, theirs: frozenset[str], diff: list[str], compared: set[str]) -> str | None:
+    """The clang-22 spelling (``spelled`` plus up to three ``+ext``) whose macros are gcc's ``theirs``, or None."""
+    mods: list[str] = []
+    for item in diff:
+        for mod in ARM_MACRO_MODS.get(item[1:].split("=")[0], ()):
+            mods += [m for m in (mod, f"no{mod}") if m not in mods]
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(mods, size):
+            candidate = "+".join([spelled, *combo])
+            ours = frozenset(m for m in clang_arm_macros(candidate, mode) if m.split("=")[0] in compared)
+            if ours and ours == theirs:
+                return candidate
+    return None
+
+
 def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> dict[str, Any]:
     """Fill ``names["spellings"]``: per 32-bit Arm gcc spelling, the gcc versions whose macros are clang-22's for it.
 
@@ -541,9 +584,11 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
     two of the ``+ext`` it takes (``cortex-a72+crypto``), compiled with
     :data:`ARM_FP` and the start's instruction set; clang-22 gets the same under
     ``arm-linux-gnueabihf``. A spelling counts when :func:`arm_macros` agree over the
-    macros both compilers define for some spelling; returned: the others, with their
-    ``+M=v``/``-M=v`` per version (``drift.gcc.arm``). For a spelling that counts, tcfg can
-    use clang-22's meaning (its own resolver) for gcc.
+    macros both compilers define for some spelling: for it, tcfg can use clang-22's meaning
+    (its own resolver) for gcc. Returned (``drift.gcc.arm``): ``differs``, the others with
+    their ``+M=v``/``-M=v`` per version, and ``reads_as``, for those with at most one
+    ``+ext``, the clang-22 spelling gcc's macros are (:func:`reads_as`: gcc's
+    ``-mcpu=cortex-a72`` is clang's ``-mcpu=cortex-a72+nocrypto``).
     """
     rows: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
     for major in majors:
@@ -560,27 +605,30 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
                 spellings = [name, *(f"{name}+{m}" for m in mods)]
                 spellings += [f"{name}+{a}+{b}" for i, a in enumerate(mods) for b in mods[i + 1 :]]
                 for spelled in spellings:
-                    ours = arm_macros(
-                        ["clang-22", "--target=arm-linux-gnueabihf", option + spelled, mode, "-mfloat-abi=softfp"]
-                    )
+                    ours = clang_arm_macros(option + spelled, mode)
                     if ours:  # clang-22 refuses the spelling otherwise: it has no meaning tcfg can use
-                        rows.append((major, option + spelled, arm_macros([gcc, option + spelled, mode, *ARM_FP]), ours))
-    both = set().union(*(r[2] for r in rows)) & set().union(*(r[3] for r in rows)) if rows else set()
+                        theirs = arm_macros([gcc, option + spelled, mode, *ARM_FP])
+                        rows.append((major, option + spelled, mode, theirs, ours))
+    both = set().union(*(r[3] for r in rows)) & set().union(*(r[4] for r in rows)) if rows else set()
     names_both = {m.split("=")[0] for m in both}
     spellings: dict[str, list[int]] = {}
     differs: dict[str, dict[str, list[str]]] = {}
-    for major, spelled, theirs, ours in rows:
+    read: dict[str, dict[str, list[str]]] = {}
+    for major, spelled, mode, theirs, ours in rows:
         theirs = frozenset(m for m in theirs if m.split("=")[0] in names_both)
         ours = frozenset(m for m in ours if m.split("=")[0] in names_both)
         if theirs == ours:
             spellings.setdefault(spelled, []).append(major)
-        else:
-            differs.setdefault(spelled, {})[str(major)] = sorted(
-                [f"+{m}" for m in theirs - ours] + [f"-{m}" for m in ours - theirs]
-            )
-    print(f"gcc arm: {len(spellings)} spellings mean clang-22's, {len(differs)} differ")
+            continue
+        diff = sorted([f"+{m}" for m in theirs - ours] + [f"-{m}" for m in ours - theirs])
+        differs.setdefault(spelled, {})[str(major)] = diff
+        if spelled.count("+") <= 1 and theirs:
+            found = reads_as(spelled, mode, theirs, diff, names_both)
+            if found is not None:
+                read.setdefault(spelled, {})[str(major)] = [found]
+    print(f"gcc arm: {len(spellings)} spellings mean clang-22's, {len(differs)} differ, {len(read)} read as another")
     names["spellings"] = {name: sorted(vs) for name, vs in sorted(spellings.items())}
-    return differs
+    return {"differs": differs, "reads_as": read}
 
 
 #: RISC-V single-letter extensions in the order an ISA string takes them (after the base ``i``/``e``).

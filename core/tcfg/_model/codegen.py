@@ -134,7 +134,8 @@ class LLVMCodegen(Codegen):
         if compiler == "gcc":
             raise TargetError(
                 f"no gcc spelling for this {arch} target ({self.triple}): gcc flags come from the CPU plugins "
-                "that know gcc's names (tcfg-plugin-aarch64 for AArch64, tcfg-plugin-x86); use clang or llc"
+                "that know gcc's names (tcfg-plugin-aarch64 for AArch64 and 32-bit Arm, tcfg-plugin-x86, "
+                "tcfg-plugin-riscv); use clang or llc"
             )
         flags = without_opt_level(self.llc_flags() if compiler == "llc" else self.clang_flags())
         return require_known(compiler, version, arch, compensate(compiler, version, arch, flags))

@@ -55,6 +55,9 @@ class ArmCodegen(LLVMCodegen):
         llc, for a version without the CPU, to ``-mcpu=generic`` with every feature
         spelled out; gcc (the ``aarch64-linux-gnu-gcc`` cross compiler: no ``--target``)
         has no other way, so no exact spelling is an error naming the gcc that has one.
+        32-bit Arm targets get gcc's ``-mcpu``/``-march`` with ``-mfpu``, ``-mfloat-abi``
+        and the instruction set (:mod:`tcfg_aarch64.gcc_arm`), and clang and llc the
+        ``-target-feature``/``-mattr`` form.
         """
         res = self.resolved
         arch = arch_family(self.triple)

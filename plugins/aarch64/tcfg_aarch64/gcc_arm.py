@@ -5,9 +5,11 @@ gcc and clang share most 32-bit Arm names but not always their meaning: gcc's
 (``+simd`` adds both). ``data/compilers.json``'s ``gcc.arm.spellings`` lists, per gcc
 version, the spellings (a CPU or architecture with up to two ``+ext``) whose feature macros
 gcc defines exactly as clang-22 does for the same spelling (measured by
-``core/scripts/generate_compilers.py``). For those, clang-22's meaning is gcc's, and the
-plugin's resolver (which implements clang-22's, and is tested against it) says which one
-gives the target's features: the target's CPU is tried first, then its architecture and
+``core/scripts/generate_compilers.py``), and for other spellings the clang-22 spelling whose
+macros are gcc's (``drift.gcc.arm.reads_as``: gcc's ``cortex-a72`` is clang's
+``cortex-a72+nocrypto``). With gcc's meaning so in clang-22's words, the plugin's resolver
+(which implements clang-22's, and is tested against it) says which spelling gives the
+target's features: the target's CPU is tried first, then its architecture and
 older ones of its profile, each with the fewest modifiers. ``-mfpu=auto`` makes gcc take the
 FPU from that name (Debian's gcc otherwise uses its configured ``vfpv3-d16``); ``-mthumb`` is
 given for M-profile and ``thumb*`` triples, ``-marm`` otherwise; ``-mtune`` keeps a CPU's
@@ -16,18 +18,39 @@ tuning when an architecture had to be spelled. No optimisation level.
 
 from __future__ import annotations
 
-from tcfg.plugin import TargetError, compiler_knows, compiler_names, compiler_versions
+from tcfg.plugin import TargetError, compiler_drift, compiler_knows, compiler_names, compiler_versions
 from tcfg_aarch64.driver import resolved_features, starts
 from tcfg_aarch64.resolve import Resolved
 
 __all__ = ["gcc_arm_flags", "gcc_arm_spelling"]
 
 
+def _meanings(option: str, base: str, version: int) -> list[tuple[str, str]]:
+    """``(gcc spelling, clang-22 spelling it means)`` for ``base`` and its ``+ext`` in gcc ``version``, fewest first."""
+    mods = sorted(s for s in compiler_names("gcc", "arm", "start_extensions", version) if s.startswith(base + "+"))
+    spelled = [base, *mods]
+    found = []
+    for value in spelled:
+        if compiler_knows("gcc", "arm", "spellings", f"{option}={value}", version):
+            found.append((value, value))
+            continue
+        read = compiler_drift("gcc", "arm", "reads_as", f"{option}={value}", version)
+        if read:
+            found.append((value, read[0].partition("=")[2]))
+    prefix = f"{option}={base}+"
+    pairs = sorted(s for s in compiler_names("gcc", "arm", "spellings", version) if s.startswith(prefix))
+    found += [(s.partition("=")[2],) * 2 for s in pairs if s.count("+") == 2]
+    return found
+
+
 def gcc_arm_spelling(res: Resolved, version: int) -> tuple[str, str] | None:
-    """``(option, value)`` (``("-mcpu", "cortex-a72+crypto")``) gcc ``version`` reads as ``res``'s features, or None."""
+    """``(option, value)`` (``("-mcpu", "cortex-a72+crypto")``) gcc ``version`` reads as ``res``'s features, or None.
+
+    A spelling counts by what gcc's macros show it means in clang-22's words: itself where they
+    agree (``gcc.arm.spellings``), else the clang-22 spelling measured to match (``drift.gcc.arm.reads_as``).
+    """
     if res.passthrough:  # tuning features and modes given as -mattr: gcc has no word for them
         return None
-    faithful = compiler_names("gcc", "arm", "spellings", version)
     hardware = res.family.hardware
     target = res.features & hardware
 
@@ -35,14 +58,10 @@ def gcc_arm_spelling(res: Resolved, version: int) -> tuple[str, str] | None:
         return compiler_knows("gcc", "arm", what, name, version)
 
     for option, base in starts(res, knows):
-        prefix = f"{option}={base}"
-        candidates = sorted(
-            (s for s in faithful if s == prefix or s.startswith(prefix + "+")), key=lambda s: (s.count("+"), s)
-        )
-        for spelled in candidates:
-            got = resolved_features(res.family.name, option, spelled.partition("=")[2], res.float_abi)
+        for value, meaning in _meanings(option, base, version):
+            got = resolved_features(res.family.name, option, meaning, res.float_abi)
             if got is not None and got & hardware == target:
-                return option, spelled.partition("=")[2]
+                return option, value
     return None
 
 

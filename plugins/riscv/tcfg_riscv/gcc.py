@@ -75,12 +75,24 @@ def _lacking(extensions: frozenset[str], version: int) -> list[str]:
     return sorted(extensions - covered)
 
 
+def _measured() -> list[int]:
+    """The gcc versions whose RISC-V names the table has (those whose cross compiler was installed)."""
+    return [v for v in compiler_versions("gcc") if "i" in compiler_names("gcc", "riscv64", "extensions", v)]
+
+
 def gcc_flags(xlen: int, extensions: Iterable[str], abi: str, cpu: str, version: int) -> list[str]:
-    """gcc ``version``'s flags for a RISC-V target with exactly ``extensions`` and ``abi``; TargetError if it lacks some."""
+    """gcc ``version``'s flags for a RISC-V target with exactly ``extensions``, ``abi``; TargetError if none."""
     exts = frozenset(extensions)
+    if version not in _measured():
+        later = [v for v in _measured() if not _lacking(exts, v)]
+        raise TargetError(
+            f"tcfg has no RISC-V names for gcc {version} (data/compilers.json was measured without "
+            f"riscv64-linux-gnu-gcc-{version}): "
+            + (f"gcc {later[0]} can express this target" if later else "use clang or llc")
+        )
     lacking = _lacking(exts, version)
     if lacking:
-        newer = [v for v in compiler_versions("gcc") if v > version and not _lacking(exts, v)]
+        newer = [v for v in _measured() if v > version and not _lacking(exts, v)]
         later = f"gcc {newer[0]} can" if newer else "no gcc tcfg knows of does; use clang or llc"
         raise TargetError(
             f"gcc {version} cannot express this RISC-V target exactly: it does not know the extension(s) "
