@@ -98,6 +98,7 @@ GCC_CASES = (
     "riscv/sifive-e76",
     "llvm -mtriple=riscv64-linux-gnu -mattr=+m,+a,+f,+d,+c,+v,+zba,+zbb,+zbs",
     "llvm -mtriple=riscv32-linux-gnu -mattr=+m,+c,+zbb",
+    "llvm -mtriple=riscv64-linux-gnu -mattr=+m,+a,+f,+d,+c,+b -mabi=lp64d",
 )
 #: RISC-V macros that say how code is compiled, not for what (code model, misaligned-access policy,
 #: clang's intrinsics version, the arch-test marker): not compared.
@@ -409,9 +410,10 @@ def gcc_macros(gcc: str, family: str, major: int) -> frozenset[str]:
         runs = [[s, "-mthumb" if "-m" in s.split("+")[0] else "-marm", *gen.ARM_FP]
                 for s in sorted(compiler_names("gcc", "arm", "spellings", major))]  # fmt: skip
     elif family == "riscv64":
-        gen = _generator()
+        from tcfg_riscv.gcc import isa_string
+
         exts = sorted(compiler_names("gcc", "riscv64", "extensions", major))
-        runs = [[f"-march={gen.riscv_isa(64, {*'imafdc', e})}", "-mabi=lp64d"] for e in exts if e != "e"]
+        runs = [[f"-march={isa_string(64, {*'imafdc', e})}", "-mabi=lp64d"] for e in exts if e != "e"]
         runs += [
             ["-march=rv32imac", "-mabi=ilp32"],
             ["-march=rv32imafc", "-mabi=ilp32f"],

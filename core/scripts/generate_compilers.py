@@ -631,19 +631,6 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
     return {"differs": differs, "reads_as": read}
 
 
-#: RISC-V single-letter extensions in the order an ISA string takes them (after the base ``i``/``e``).
-RISCV_LETTERS = "mafdqlcbkjtpvnh"
-
-
-def riscv_isa(xlen: int, extensions: Iterable[str]) -> str:
-    """The ISA string gcc reads: ``rv64imafdc_zba_zbb``, letters in canonical order, then ``z``, ``s``, ``x`` names."""
-    exts = set(extensions)
-    base = "e" if "e" in exts and "i" not in exts else "i"
-    letters = sorted((e for e in exts if len(e) == 1 and e in RISCV_LETTERS), key=RISCV_LETTERS.index)
-    longs = sorted((e for e in exts if len(e) > 1), key=lambda e: ("zsx".find(e[0]) % 3, e))
-    return "_".join([f"rv{xlen}{base}{''.join(letters)}", *longs])
-
-
 def gcc_riscv_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]) -> None:
     """RISC-V: the CPUs gcc tunes for (``-mtune``) and the ISA extensions it knows in ``-march``.
 
@@ -652,6 +639,7 @@ def gcc_riscv_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]
     macro with a version: gcc 12 takes an unknown ``z`` name silently and defines it as 0.
     """
     from tcfg_riscv.facts import tables as riscv_tables
+    from tcfg_riscv.gcc import isa_string as riscv_isa
 
     rv = riscv_tables()
     ok = accepted([gcc], ([f"-mtune={cpu}"] for cpu in sorted(rv.cpus)))

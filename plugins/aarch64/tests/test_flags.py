@@ -125,8 +125,70 @@ def test_bad_requests(make: Make, compiler: str, version: object, message: str) 
 def test_32_bit_arm_keeps_the_target_feature_form(make: Make) -> None:
     cg = make("llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a7").codegen()
     assert cg.flags("clang") == [f for f in cg.clang_flags() if f != "-O2"]
-    with pytest.raises(tcfg.TargetError, match="no gcc spelling"):
-        cg.flags("gcc")
+
+
+_HARD = ["-mfpu=auto", "-mfloat-abi=hard"]
+_ARMV8 = "llvm -mtriple=armv8a-linux-gnueabihf"
+
+
+@pytest.mark.parametrize(
+    ("spec", "gcc"),
+    [
+        ("arm/stm32mp1", ["-mcpu=cortex-a7", *_HARD, "-marm"]),
+        # gcc's 32-bit cortex-a72 has no crypto unit, clang's (the target's) has: +crypto adds it
+        ("arm/rasp4b", ["-mcpu=cortex-a72+crypto", *_HARD, "-marm"]),
+        # ... so the target without it is gcc's plain cortex-a72 (which gcc reads as clang's +nocrypto)
+        (f"{_ARMV8} -mcpu=cortex-a72 -mattr=-crypto,-aes,-sha2", ["-mcpu=cortex-a72", *_HARD, "-marm"]),
+        # gcc's armv8-a has no FPU: the spelling that means clang-22's armv8-a
+        (f"{_ARMV8} -march=armv8-a", ["-march=armv8-a+crc+crypto", *_HARD, "-marm"]),
+        # M-profile has no Arm state; a bare-metal soft-float triple keeps its float ABI
+        ("st/nucleo-f446re", ["-mcpu=cortex-m4", *_HARD, "-mthumb"]),
+        (
+            "llvm -mtriple=thumbv7m-none-eabi -mcpu=cortex-m3",
+            ["-mcpu=cortex-m3", "-mfpu=auto", "-mfloat-abi=soft", "-mthumb"],
+        ),
+        ("arm/mps3-an547", ["-mcpu=cortex-m55", *_HARD, "-mthumb"]),
+    ],
+)
+def test_32_bit_arm_gcc_spellings(make: Make, spec: str, gcc: list[str]) -> None:
+    cg = make(spec).codegen()
+    assert cg.flags("gcc", 12) == gcc
+    assert cg.flags("gcc", 12, opt_level=2) == [*gcc, "-O2"]
+
+
+def test_32_bit_arm_gcc_spelling_means_the_targets_features(make: Make) -> None:
+    """Read back in clang-22's words (the table's measured meaning for gcc), the spelling is the target exactly."""
+    from tcfg.plugin import compiler_drift, compiler_knows
+    from tcfg_aarch64.driver import resolved_features
+
+    for spec in ("arm/rasp4b", f"{_ARMV8} -mcpu=cortex-a72 -mattr=-crypto,-aes,-sha2", "arm/beagleai"):
+        cg = make(spec).codegen()
+        res = cg.resolved  # type: ignore[attr-defined]
+        spelled = cg.flags("gcc", 11)[0]
+        meaning = spelled if compiler_knows("gcc", "arm", "spellings", spelled, 11) else None
+        meaning = meaning or compiler_drift("gcc", "arm", "reads_as", spelled, 11)[0]
+        option, value = meaning.split("=", 1)
+        want = res.features & res.family.hardware
+        assert resolved_features("arm", option, value, res.float_abi) == want
+
+
+@pytest.mark.parametrize(
+    ("spec", "version", "message"),
+    [
+        # no +ext of gcc's cortex-a53 removes NEON alone, and its architecture's FPU comes with NEON
+        (
+            f"{_ARMV8} -mcpu=cortex-a53 -mattr=-neon",
+            12,
+            r"gcc 12 cannot express this 32-bit Arm target \(-mcpu=cortex-a53, armv8a-linux-gnueabihf\) exactly.*"
+            r"no gcc tcfg knows of does; use clang or llc",
+        ),
+        # gcc 11 has no cortex-r52plus; 12 has
+        (f"{_ARMV8} -mcpu=cortex-r52plus", 11, r"gcc 11 cannot express .*cortex-r52plus.*; gcc 12 can"),
+    ],
+)
+def test_32_bit_arm_gcc_refusals_name_the_version_that_can(make: Make, spec: str, version: int, message: str) -> None:
+    with pytest.raises(tcfg.TargetError, match=message):
+        make(spec).codegen().flags("gcc", version)
 
 
 def test_32_bit_arm_cpus_whose_meaning_differs_get_the_difference_undone(make: Make) -> None:

@@ -84,11 +84,11 @@ def gcc_flags(xlen: int, extensions: Iterable[str], abi: str, cpu: str, version:
     """gcc ``version``'s flags for a RISC-V target with exactly ``extensions``, ``abi``; TargetError if none."""
     exts = frozenset(extensions)
     if version not in _measured():
-        later = [v for v in _measured() if not _lacking(exts, v)]
+        able = [v for v in _measured() if not _lacking(exts, v)]
         raise TargetError(
             f"tcfg has no RISC-V names for gcc {version} (data/compilers.json was measured without "
             f"riscv64-linux-gnu-gcc-{version}): "
-            + (f"gcc {later[0]} can express this target" if later else "use clang or llc")
+            + (f"gcc {able[0]} can express this target" if able else "use clang or llc")
         )
     lacking = _lacking(exts, version)
     if lacking:
@@ -96,7 +96,7 @@ def gcc_flags(xlen: int, extensions: Iterable[str], abi: str, cpu: str, version:
         later = f"gcc {newer[0]} can" if newer else "no gcc tcfg knows of does; use clang or llc"
         raise TargetError(
             f"gcc {version} cannot express this RISC-V target exactly: it does not know the extension(s) "
-            f"{', '.join(lacking)} (-march={isa_string(xlen, exts)}); {later}"
+            f"{', '.join(lacking)} (of {isa_string(xlen, exts)}); {later}"
         )
     known = compiler_names("gcc", "riscv64", "extensions", version) & exts
     implied = _implied(known)
