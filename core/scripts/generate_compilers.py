@@ -1,7 +1,8 @@
 """Generate ``core/tcfg/data/compilers.json``: which names each compiler version knows.
 
 ``python core/scripts/generate_compilers.py [--drift]`` asks every installed clang (``clang-13`` ...
-``clang-22``) and gcc (``gcc-11``, ``gcc-12``, ``aarch64-linux-gnu-gcc-11``/``-12``), and
+``clang-22``) and gcc (``gcc-11``, ``gcc-12``, and the ``aarch64-linux-gnu-``, ``arm-linux-gnueabihf-`` and
+``riscv64-linux-gnu-`` cross compilers ``gcc-11``/``-12``), and
 writes, per compiler and architecture, each CPU, feature or extension name with the
 major versions that accept it:
 
@@ -11,7 +12,10 @@ major versions that accept it:
 - ``clang``: the driver's CPU names (``--print-supported-cpus``), AArch64's ``+ext``
   names (``-march=armv8-a+EXT`` accepted), x86's ``-mFEATURE`` options (accepted);
 - ``gcc``: the CPU names and AArch64 ``+ext`` names gcc lists in its "valid arguments"
-  note, and the x86 ``-mFEATURE`` options it accepts.
+  note, and the x86 ``-mFEATURE`` options it accepts; 32-bit Arm's CPUs, architectures and
+  per-start ``+ext`` (:func:`gcc_arm_names`) with the spellings whose feature macros are
+  clang-22's (:func:`gcc_arm_drift`); RISC-V's ``-mtune`` CPUs and the ISA extensions whose
+  ``__riscv_NAME`` macro gcc defines with a version (:func:`gcc_riscv_names`).
 
 Candidates for ``+ext`` and ``-mFEATURE`` are clang-22's extension list and LLVM 22's x86
 feature names; a compiler "knows" one when it accepts it. Versions not installed are
@@ -673,6 +677,7 @@ def refresh_gcc_cross() -> int:
                 data["versions"]["gcc"] = sorted([*data["versions"]["gcc"], major])
     data["drift"].setdefault("gcc", {})["arm"] = gcc_arm_drift(data["versions"]["gcc"], gcc["arm"])
     data["source"]["date"] = datetime.date.today().isoformat()
+    data["source"]["method"] = __doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else ""
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"refreshed the 32-bit Arm and RISC-V gcc names in {OUT}")
     return 0
