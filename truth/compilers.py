@@ -94,6 +94,7 @@ GCC_CASES = (
     "llvm -mtriple=thumbv7m-none-eabi -mcpu=cortex-m3",
     "llvm -mtriple=armv8a-linux-gnueabihf -mcpu=cortex-a72 -mattr=-crypto,-aes,-sha2",
     "llvm -mtriple=armv8a-linux-gnueabihf -march=armv8-a",
+    "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a15 -mattr=-neon",
     "riscv/sifive-u54",
     "riscv/sifive-e76",
     "llvm -mtriple=riscv64-linux-gnu -mattr=+m,+a,+f,+d,+c,+v,+zba,+zbb,+zbs",

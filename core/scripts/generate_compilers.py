@@ -517,11 +517,14 @@ def gcc_arm_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]) 
 
     ``extensions`` holds every modifier name (``crypto``, ``nofp``), ``start_extensions``
     ``START+ext`` for each start that takes it: the names gcc lists for the start, their
-    ``no`` forms, ``nofp`` and ``nosimd``, each kept when gcc compiles with it.
+    ``no`` forms, ``nofp`` and ``nosimd``, each kept when gcc compiles with it; ``fpus`` the
+    ``-mfpu`` names of :data:`ARM_FPUS_WITHOUT_NEON` it takes.
     """
     cpus, arches = gcc_valid(gcc, "-mcpu"), gcc_valid(gcc, "-march")
     add(table, "cpus", cpus, major)
     add(table, "arches", arches, major)
+    ok = accepted([gcc, "-mcpu=cortex-a53", "-mfloat-abi=softfp"], ([f"-mfpu={n}"] for n in ARM_FPUS_WITHOUT_NEON))
+    add(table, "fpus", (argv[0].split("=", 1)[1] for argv in ok), major)
     for option, names in (("-mcpu=", cpus), ("-march=", arches)):
         for name in names:
             mode = arm_mode(gcc, option + name)
@@ -560,6 +563,11 @@ ARM_MACRO_MODS = {
 }
 
 
+#: The FPUs without NEON a CPU with NEON is measured with (``-mcpu=X -mfpu=Y``): a target with NEON
+#: removed, which no ``+ext`` of gcc's says for most CPUs.
+ARM_FPUS_WITHOUT_NEON = ("vfpv3-d16", "vfpv3", "vfpv4-d16", "vfpv4", "fp-armv8")
+
+
 @functools.cache
 def clang_arm_macros(spelled: str, mode: str) -> frozenset[str]:
     """:func:`arm_macros` of clang-22 for ``spelled`` (``-mcpu=X+ext``) in ``mode``, soft-float-ABI calls."""
@@ -592,7 +600,9 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
     (its own resolver) for gcc. Returned (``drift.gcc.arm``): ``differs``, the others with
     their ``+M=v``/``-M=v`` per version, and ``reads_as``, for those with at most one
     ``+ext``, the clang-22 spelling gcc's macros are (:func:`reads_as`: gcc's
-    ``-mcpu=cortex-a72`` is clang's ``-mcpu=cortex-a72+nocrypto``).
+    ``-mcpu=cortex-a72`` is clang's ``-mcpu=cortex-a72+nocrypto``), and for each CPU with
+    NEON and FPU of :data:`ARM_FPUS_WITHOUT_NEON`, what ``-mcpu=X -mfpu=Y`` reads as
+    (``-mcpu=cortex-a53 -mfpu=fp-armv8`` is clang's ``-mcpu=cortex-a53+nosimd+nocrypto``).
     """
     rows: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
     for major in majors:
@@ -630,6 +640,19 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
             found = reads_as(spelled, mode, theirs, diff, names_both)
             if found is not None:
                 read.setdefault(spelled, {})[str(major)] = [found]
+    for major, name, mode in sorted({(r[0], r[1].partition("=")[2], r[2]) for r in rows if r[1].startswith("-mcpu=")}):
+        if "+" in name:
+            continue
+        gcc = gcc_cross_32(major)["arm"]
+        ours = frozenset(m for m in clang_arm_macros(f"-mcpu={name}", mode) if m.split("=")[0] in names_both)
+        for fpu in ARM_FPUS_WITHOUT_NEON:
+            theirs = arm_macros([gcc, f"-mcpu={name}", mode, f"-mfpu={fpu}", "-mfloat-abi=softfp"])
+            theirs = frozenset(m for m in theirs if m.split("=")[0] in names_both)
+            if theirs and "__ARM_NEON=1" in ours:
+                diff = sorted([f"+{m}" for m in theirs - ours] + [f"-{m}" for m in ours - theirs])
+                found = reads_as(f"-mcpu={name}", mode, theirs, diff, names_both)
+                if found is not None:
+                    read.setdefault(f"-mcpu={name} -mfpu={fpu}", {})[str(major)] = [found]
     print(f"gcc arm: {len(spellings)} spellings mean clang-22's, {len(differs)} differ, {len(read)} read as another")
     names["spellings"] = {name: sorted(vs) for name, vs in sorted(spellings.items())}
     return {"differs": differs, "reads_as": read}

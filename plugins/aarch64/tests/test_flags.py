@@ -148,6 +148,13 @@ _ARMV8 = "llvm -mtriple=armv8a-linux-gnueabihf"
             ["-mcpu=cortex-m3", "-mfpu=auto", "-mfloat-abi=soft", "-mthumb"],
         ),
         ("arm/mps3-an547", ["-mcpu=cortex-m55", *_HARD, "-mthumb"]),
+        # NEON removed: gcc's cortex-a53 takes no +nosimd, so the FPU without NEON is named
+        (
+            f"{_ARMV8} -mcpu=cortex-a53 -mattr=-neon",
+            ["-mcpu=cortex-a53", "-mfpu=fp-armv8", "-mfloat-abi=hard", "-marm"],
+        ),
+        # ... and an architecture is spelled, with the CPU's tuning, where only that says it
+        (f"{_ARMV8} -mcpu=cortex-a53 -mattr=-crc", ["-march=armv8-a+crypto", *_HARD, "-marm", "-mtune=cortex-a53"]),
     ],
 )
 def test_32_bit_arm_gcc_spellings(make: Make, spec: str, gcc: list[str]) -> None:
@@ -175,11 +182,11 @@ def test_32_bit_arm_gcc_spelling_means_the_targets_features(make: Make) -> None:
 @pytest.mark.parametrize(
     ("spec", "version", "message"),
     [
-        # no +ext of gcc's cortex-a53 removes NEON alone, and its architecture's FPU comes with NEON
+        # gcc's Armv7E-M CPUs have no +nodsp, and no older M architecture is Thumb-2 without DSP and with an FPU
         (
-            f"{_ARMV8} -mcpu=cortex-a53 -mattr=-neon",
+            "llvm -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m4 -mattr=-dsp",
             12,
-            r"gcc 12 cannot express this 32-bit Arm target \(-mcpu=cortex-a53, armv8a-linux-gnueabihf\) exactly.*"
+            r"gcc 12 cannot express this 32-bit Arm target \(-mcpu=cortex-m4, thumbv7em-none-eabihf\) exactly.*"
             r"no gcc tcfg knows of does; use clang or llc",
         ),
         # gcc 11 has no cortex-r52plus; 12 has
