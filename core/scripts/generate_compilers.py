@@ -28,7 +28,7 @@ x86 ``-mFEATURE`` options each gcc enables for each ``-march`` (``-Q --help=targ
 ``drift.gcc.aarch64`` the feature macros (``__ARM_FEATURE_*``) where gcc's ``-mcpu``/``-march``
 differs from clang-22's. Drift covers AArch64, x86-64, 32-bit Arm and RISC-V (RISC-V from
 LLVM 17 on: before, LLVM's inliner does not compare RISC-V features one by one, so the
-probe cannot read them).
+probe cannot read them; clang's is read from the features it gives a function instead, below).
 
 Drift under other triples of an architecture (32-bit Arm bare metal, riscv32), clang's RISC-V
 drift before LLVM 17 and Hexagon's are measured by ``drift_classes.py`` (see there);

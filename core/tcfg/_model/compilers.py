@@ -5,7 +5,9 @@ from every clang (13-22) and gcc (11, 12, and the AArch64 cross compilers) it fi
 per tool and architecture, each CPU, feature, extension or option name with the major
 versions that accept it. ``llvm`` holds the backend's names (``llc -mcpu``/``-mattr``,
 clang's ``-target-feature``), ``clang`` the driver's (``-mcpu``/``-march`` CPUs,
-AArch64 ``+ext``, x86 ``-mFEATURE``), ``gcc`` gcc's.
+AArch64 ``+ext``, x86 ``-mFEATURE``, RISC-V ``-march`` extensions), ``gcc`` gcc's; ``drift``
+how a version's CPU differs from LLVM 22's, per triple class where that matters (32-bit
+Arm bare metal, riscv32: :func:`triple_class`).
 """
 
 from __future__ import annotations
