@@ -29,6 +29,7 @@ recomputes it); it adds, to ``drift.{clang,llvm}``:
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import tempfile
@@ -37,7 +38,9 @@ from typing import Any
 
 import generate_compilers as gen
 
-#: ``(table architecture, class)``: the triple the class is measured under (``{cpu}``: clang-22's for that CPU).
+from tcfg._model.compilers import undo
+
+#: ``(table architecture, class)``: the triple the class is measured under (Arm: each CPU under clang-22's from it).
 CLASSES = {("arm", "none"): "arm-none-eabi", ("riscv64", "riscv32"): "riscv32-linux-gnu"}
 #: Items clang gives a function that are code-model or linker choices, not hardware.
 NOT_HARDWARE = frozenset({"long-calls", "relax"})
@@ -58,6 +61,7 @@ def _both(names: dict[str, list[int]], major: int) -> list[str]:
     return sorted(n for n, vs in names.items() if major in vs and 22 in vs)
 
 
+@functools.cache
 def _ir_triple(triple: str, cpu: str) -> str | None:
     """The triple clang-22 makes of ``--target=triple -mcpu=cpu`` (``thumbv7em-unknown-none-eabi``)."""
     done = gen.run(["clang-22", f"--target={triple}", f"-mcpu={cpu}", "-S", "-emit-llvm", "-o", "-", "-x", "c",
@@ -122,7 +126,7 @@ def _measure(tool: str, major: int, arch: str, triple: str, cpus: list[str], llv
     found = {c: _diff(o, n) for (c, _, _), o, n in zip(pairs, olds, news, strict=True) if o != n}
     # undo each drift as tcfg does (its items after the CPU's): what still differs cannot be undone
     undone = [
-        (c, (old[0], ",".join(x for x in [old[1], *_undo(found[c])] if x)), new) for c, old, new in pairs if c in found
+        (c, (old[0], ",".join(x for x in [old[1], *undo(found[c])] if x)), new) for c, old, new in pairs if c in found
     ]
     fixed = gen.subtargets(major, triple, [old for _, old, _ in undone], probe)
     again = gen.subtargets(22, triple, [new for _, _, new in undone], probe)
@@ -130,10 +134,6 @@ def _measure(tool: str, major: int, arch: str, triple: str, cpus: list[str], llv
         if o != n:
             found[cpu] = [*found[cpu], "!", *_diff(o, n)]
     return found
-
-
-def _undo(items: list[str]) -> list[str]:
-    return [("-" if item[0] == "+" else "+") + item[1:] for item in items]
 
 
 def _item_drift(major: int, triple: str, cpus: list[str], llvm_names: Names) -> dict[str, list[str]]:
