@@ -155,6 +155,7 @@ def test_32_bit_arm_bare_metal_drift_is_measured_under_a_bare_metal_triple(make:
 def test_llvm_13_cannot_make_an_m_profile_cpu_lose_perfmon(make: Make, compiler: str) -> None:
     """LLVM 13's v7 implies PerfMon: -perfmon takes v7 and armv7e-m with it, so 13 is refused, naming 14."""
     cg = make("c -mcpu=cortex-m4").codegen()
-    with pytest.raises(tcfg.TargetError, match=rf"{compiler} 13 cannot express .*cortex-m4.*; {compiler} 14 is the first"):
+    message = rf"{compiler} 13 cannot express .*cortex-m4.*; {compiler} 14 is the first"
+    with pytest.raises(tcfg.TargetError, match=message):
         cg.flags(compiler, 13)
     assert cg.flags(compiler, 14)
