@@ -3,7 +3,9 @@
 The ABI goes to clang as ``-mabi`` and to llc as ``-target-abi``; ``-mfloat-abi`` (an Arm
 option clang refuses on RISC-V) is not passed on, the ABI carries it. A CPU LLVM 22 lacks
 (``spacemit-x100``) is compiled as ``generic-rvXX`` with its extensions spelled out. clang
-gets ``-menable-experimental-extensions`` when an experimental extension is on.
+gets ``-menable-experimental-extensions`` when an experimental extension is on. A clang or
+llc version that does not know the CPU gets the closest exact spelling (``tcfg_riscv.spelling``),
+as does a clang whose CPU means other extensions than LLVM 22's (with ``-mcpu`` kept).
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.plugin import LLVMCodegen, Target
+from tcfg.plugin import LLVMCodegen, Target, compiler_drift
 from tcfg_riscv.facts import tables
 from tcfg_riscv.resolve import resolve
+from tcfg_riscv.spelling import closest, knows_cpu
 
 __all__ = ["RiscvCodegen", "codegen_for"]
 
@@ -31,6 +34,20 @@ class RiscvCodegen(LLVMCodegen):
 
     def llc_flags(self) -> list[str]:
         return LLVMCodegen.llc_flags(self) + ([f"-target-abi={self.abi}"] if self.abi else [])
+
+    def spell(self, compiler: str, version: int) -> list[str]:
+        """``flags()``: as for any LLVM target, but a CPU ``version`` lacks as an ISA string (or llc's generic CPU)."""
+        if compiler == "gcc" or self.cpu.startswith("generic"):
+            return super().spell(compiler, version)
+        moved = compiler == "clang" and bool(compiler_drift("clang", "riscv64", "cpus", self.cpu, version, self.triple))
+        if knows_cpu(compiler, self.cpu, version) and not moved:
+            return super().spell(compiler, version)
+        experimental = {name for name, ext in tables().extensions.items() if ext["experimental"]}
+        if compiler == "llc":
+            tail = [f"-target-abi={self.abi}"] if self.abi else []
+        else:
+            tail = ([f"-mabi={self.abi}"] if self.abi else []) + list(self.extra_clang)
+        return closest(compiler, version, self.cpu, self.triple, self.extensions, experimental, tail, keep_cpu=moved)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
