@@ -52,7 +52,8 @@ def test_user_keys_come_first(reg: tcfg.Registry) -> None:
 
 def test_registering_a_key_twice_needs_override() -> None:
     schedule = make_schedule()
-    with pytest.raises(tcfg.TargetError, match="already has implementations"):
+    taken = r"generic function 'schedule': key 'device' already has an implementation"
+    with pytest.raises(tcfg.TargetError, match=taken + r" \(registered keys: accel_gen2, device\); pass override=True"):
         schedule.register("device")(lambda op, target=None: "again")
     schedule.register("device", override=True)(lambda op, target=None: "again")
     assert schedule.dispatch(None) is schedule.default

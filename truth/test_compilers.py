@@ -26,30 +26,12 @@ pytest.importorskip("tcfg_hexagon", reason="the compiler truth test needs the ri
 CLANGS = (13, 14, 15, 16, 19, 22)
 GCCS = (11, 12)
 
-_M7 = "llvm -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m7"
-_M4 = "c -mcpu=cortex-m4"
-_M55 = "llvm -mtriple=thumbv8.1m.main-none-eabihf -mcpu=cortex-m55"
-_ALIGN = (
-    "clang before 19 adds +strict-align for a bare-metal M-profile triple, which no drift entry "
-    "(measured per CPU under armv7a-linux) undoes yet"
-)
-_ARCH13 = "LLVM 13's M-profile subtarget lacks the architecture flags 22's has under the same triple; not yet measured"
-_ZMMUL = (
-    "LLVM 15 and 16 give the function no +zmmul, which clang-22 derives from M; "
-    "not yet measured (RISC-V drift starts at 17)"
-)
-_RV32 = "RISC-V drift is measured under riscv64 only: riscv32 CPUs (sifive-e31) have none yet"
 #: Disagreements the truth test found and tcfg does not yet fix, by (tool, version): case -> why.
 #: Exact: a problem not listed fails the test, and so does a listed one that no longer occurs.
-KNOWN: dict[tuple[str, int], dict[str, str]] = {
-    ("clang", 13): {_M7: _ARCH13, _M4: _ARCH13, _M55: _ARCH13},
-    ("clang", 14): {_M7: _ALIGN, _M4: _ALIGN, _M55: _ALIGN},
-    ("clang", 15): {_M7: _ALIGN, _M4: _ALIGN, _M55: _ALIGN, "riscv/sifive-u74": _ZMMUL, "riscv/sifive-e31": _ZMMUL},
-    ("clang", 16): {_M7: _ALIGN, _M4: _ALIGN, _M55: _ALIGN, "riscv/sifive-u74": _ZMMUL, "riscv/sifive-e31": _ZMMUL},
-    ("clang", 19): {"riscv/sifive-e31": _RV32},
-    ("llc", 13): {_M7: _ARCH13, _M4: _ARCH13, _M55: _ARCH13},
-    ("llc", 19): {"riscv/sifive-e31": _RV32},
-}
+#: Empty: the last ones (clang 14-16's +strict-align under a bare-metal Arm triple, LLVM 13's
+#: M profile, LLVM 15/16's Zmmul, riscv32 under LLVM 19) are measured per triple class in
+#: ``data/compilers.json`` and undone.
+KNOWN: dict[tuple[str, int], dict[str, str]] = {}
 
 
 def _unexplained(tool: str, major: int, problems: list[str] | None) -> tuple[list[str], list[str]]:

@@ -32,7 +32,12 @@ x86 ``-mFEATURE`` options each gcc enables for each ``-march`` (``-Q --help=targ
 ``drift.gcc.aarch64`` the feature macros (``__ARM_FEATURE_*``) where gcc's ``-mcpu``/``-march``
 differs from clang-22's. Drift covers AArch64, x86-64, 32-bit Arm and RISC-V (RISC-V from
 LLVM 17 on: before, LLVM's inliner does not compare RISC-V features one by one, so the
-probe cannot read them).
+probe cannot read them; clang's is read from the features it gives a function instead, below).
+
+Drift under other triples of an architecture (32-bit Arm bare metal, riscv32), clang's RISC-V
+drift before LLVM 17 and Hexagon's are measured by ``drift_classes.py`` (see there);
+``--drift-classes`` recomputes only those. ``clang.riscv64.extensions``, the ISA-string
+extensions each clang's ``-march`` accepts, is asked by ``riscv_march.py`` (``--riscv-extensions``).
 
 ``clang.aarch64.modifiers`` lists, per ``+ext`` name, the clang versions whose ``+ext`` and
 ``+noext`` mean clang-22's (:func:`modifier_meaning`); ``clang.hexagon`` the driver's Hexagon
@@ -416,6 +421,7 @@ def refresh_drift() -> int:
     data = json.loads(OUT.read_text(encoding="utf-8"))
     data["drift"] = drift_for(data["versions"]["clang"], data["llvm"], data["clang"])
     data["drift"]["llvm"].setdefault("aarch64", {})["implies"] = arch_implies(data["versions"]["clang"], data["llvm"])
+    _extra_drift(data)
     gcc_parts(data)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"refreshed the drift in {OUT}")
@@ -666,7 +672,7 @@ def gcc_riscv_names(gcc: str, major: int, table: dict[str, dict[str, list[int]]]
     macro with a version: gcc 12 takes an unknown ``z`` name silently and defines it as 0.
     """
     from tcfg_riscv.facts import tables as riscv_tables
-    from tcfg_riscv.gcc import isa_string as riscv_isa
+    from tcfg_riscv.spelling import isa_string as riscv_isa
 
     rv = riscv_tables()
     ok = accepted([gcc], ([f"-mtune={cpu}"] for cpu in sorted(rv.cpus)))
@@ -706,9 +712,39 @@ def refresh_gcc_cross() -> int:
     return 0
 
 
+def _extra_drift(data: dict[str, Any]) -> None:
+    from drift_classes import extra_drift  # beside this script
+
+    extra_drift(data)
+
+
+def refresh_drift_classes() -> int:
+    """``--drift-classes``: recompute only what ``drift_classes.py`` measures (its entries replaced)."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    for tool in ("clang", "llvm"):
+        for arch in data["drift"].get(tool, {}).values():
+            arch.pop("by_triple", None)
+        data["drift"].get(tool, {}).pop("hexagon", None)
+        cpus = data["drift"].get(tool, {}).get("riscv64", {}).get("cpus", {})
+        for cpu, per in list(cpus.items()):
+            cpus[cpu] = {major: diff for major, diff in per.items() if int(major) >= 17}
+            if not cpus[cpu]:
+                del cpus[cpu]
+    _extra_drift(data)
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"refreshed the triple-class, RISC-V before 17 and Hexagon drift in {OUT}")
+    return 0
+
+
 def main() -> int:
     if "--gcc-cross" in sys.argv[1:]:
         return refresh_gcc_cross()
+    if "--riscv-extensions" in sys.argv[1:]:
+        from riscv_march import refresh
+
+        return refresh()
+    if "--drift-classes" in sys.argv[1:]:
+        return refresh_drift_classes()
     if "--drift" in sys.argv[1:]:
         return refresh_drift()
     if "--modifiers" in sys.argv[1:]:
@@ -739,6 +775,9 @@ def main() -> int:
             add(llvm[arch], "features", feats, major)
             if arch in clang and arch != "hexagon":
                 add(clang[arch], "cpus", driver_cpus(tool, triple), major)
+        from riscv_march import march_extensions  # beside this script
+
+        add(clang["riscv64"], "extensions", march_extensions(tool), major)
         hexagon_cpus, hexagon_options = hexagon_driver(tool)
         add(clang["hexagon"], "cpus", hexagon_cpus, major)
         add(clang["hexagon"], "options", hexagon_options, major)
@@ -782,6 +821,7 @@ def main() -> int:
     data["llvm"] = llvm
     data["clang"] = clang
     data["gcc"] = gcc
+    _extra_drift(data)
     gcc_parts(data)
     clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)  # type: ignore[assignment]
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")

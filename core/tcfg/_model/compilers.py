@@ -5,7 +5,9 @@ from every clang (13-22) and gcc (11, 12, and the AArch64, 32-bit Arm and RISC-V
 per tool and architecture, each CPU, feature, extension or option name with the major
 versions that accept it. ``llvm`` holds the backend's names (``llc -mcpu``/``-mattr``,
 clang's ``-target-feature``), ``clang`` the driver's (``-mcpu``/``-march`` CPUs,
-AArch64 ``+ext``, x86 ``-mFEATURE``), ``gcc`` gcc's.
+AArch64 ``+ext``, x86 ``-mFEATURE``, RISC-V ``-march`` extensions), ``gcc`` gcc's; ``drift``
+how a version's CPU differs from LLVM 22's, per triple class where that matters (32-bit
+Arm bare metal, riscv32: :func:`triple_class`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ __all__ = [
     "knows",
     "names_in",
     "require_known",
+    "triple_class",
     "undo",
+    "undone_differs",
     "unknown_names",
     "versions",
     "without_opt_level",
@@ -176,16 +180,58 @@ def require_known(compiler: str, version: int, arch: str, flags: Sequence[str]) 
     )
 
 
-def drift(tool: str, arch: str, what: str, name: str, version: int) -> tuple[str, ...]:
+def triple_class(arch: str, triple: str | None) -> str | None:
+    """The class of ``triple`` whose CPU drift is measured apart, or None for the architecture's usual one.
+
+    32-bit Arm with OS ``none`` (bare metal: ``thumbv7em-none-eabihf``) is ``none``, a
+    32-bit RISC-V triple ``riscv32``; the others are measured under the generator's
+    ``TRIPLES`` (``armv7a-linux-gnueabihf``, ``riscv64-linux-gnu``, ...).
+    """
+    if not triple:
+        return None
+    parts = triple.split("-")
+    if arch_key(arch) == "arm" and "none" in parts[1:]:
+        return "none"
+    if arch_key(arch) == "riscv64" and parts[0].startswith("riscv32"):
+        return "riscv32"
+    return None
+
+
+def drift(tool: str, arch: str, what: str, name: str, version: int, triple: str | None = None) -> tuple[str, ...]:
     """How ``tool`` ``version``'s meaning of a CPU or ``-march`` name differs from LLVM 22's.
 
     ``+f``/``-f`` LLVM hardware features its subtarget has beyond or lacks (``clang``: the
     driver's ``-mcpu``/``-march``; ``llvm``: the backend's CPU definition, as llc reads it);
     for ``gcc`` on AArch64, ``+M``/``-M`` feature macros it defines unlike clang-22. Empty
     when the meaning is the same (or not measured: LLVM 22 itself, architectures without data).
+    A CPU under a ``triple`` of its own class (:func:`triple_class`: Arm bare metal, riscv32)
+    has that class's drift, measured under such a triple, instead.
     """
-    per = _table().get("drift", {}).get(tool, {}).get(arch_key(arch), {}).get(what, {}).get(name, {})
-    return tuple(per.get(str(version), ()))
+    items = _measured(tool, arch, what, name, version, triple)
+    return items[: items.index("!")] if "!" in items else items
+
+
+def _measured(tool: str, arch: str, what: str, name: str, version: int, triple: str | None) -> tuple[str, ...]:
+    table = _table().get("drift", {}).get(tool, {}).get(arch_key(arch), {})
+    cls = triple_class(arch, triple) if what == "cpus" else None
+    per = table.get(what, {}) if cls is None else table.get("by_triple", {}).get(cls, {})
+    return tuple(per.get(name, {}).get(str(version), ()))
+
+
+def undone_differs(tool: str, arch: str, cpu: str, version: int, triple: str | None) -> tuple[str, ...]:
+    """What ``tool`` ``version``'s ``cpu`` under ``triple``'s class still differs in with its :func:`drift` undone.
+
+    The generator undoes each class drift and measures again; a remainder (after ``"!"`` in the
+    table) means no feature items make that CPU LLVM 22's there: LLVM 13's ``-perfmon`` takes
+    ``v7`` with it under ``thumbv7em``.
+    """
+    items = _measured(tool, arch, "cpus", cpu, version, triple)
+    return items[items.index("!") + 1 :] if "!" in items else ()
+
+
+def _differences(items: Sequence[str]) -> str:
+    """``["-v7", "+f"]`` as ``lacks v7, has f``."""
+    return ", ".join(("has " if item[0] == "+" else "lacks ") + item[1:] for item in items)
 
 
 def gcc_cpu_options(cpu: str, version: int) -> frozenset[str] | None:
@@ -205,12 +251,28 @@ def compensate(compiler: str, version: int, arch: str, flags: Sequence[str]) -> 
 
     The undoing items come first (llc's ``-mattr``; clang's ``-target-feature`` items right
     after the CPU), so that the target's own items, relative to LLVM 22's CPU, apply after them.
+    The drift is the one measured for the flags' triple (``--target=``/``-mtriple=``, see :func:`drift`);
+    a CPU whose drift cannot be undone there (:func:`undone_differs`) is a TargetError naming
+    the first version without that problem.
     """
     flags = list(flags)
     cpu = next((f.partition("=")[2] for f in flags if f.startswith(("-mcpu=", "-march="))), "generic")
+    triple = next((f.partition("=")[2] for f in flags if f.startswith(("--target=", "-mtriple="))), None)
     tool = "llvm" if compiler == "llc" else "clang"
     named = {item.lstrip("+-") for _, what, item in names_in(compiler, flags) if what == "features"}
-    fix = [item for item in undo(drift(tool, arch, "cpus", cpu.split("+")[0], version)) if item[1:] not in named]
+    cpu = cpu.split("+")[0]
+    left = undone_differs(tool, arch, cpu, version, triple)
+    if left:
+        first = next(
+            (v for v in versions(compiler) if v > version and not undone_differs(tool, arch, cpu, v, triple)), None
+        )
+        raise TargetError(
+            f"{compiler} {version} cannot express this {arch} target ({cpu}, {triple}) exactly: next to LLVM 22's, "
+            f"LLVM {version}'s {cpu} there {_differences(left)} even with its other differences undone; "
+            + (f"{compiler} {first} is the first that does" if first else f"no {compiler} tcfg knows of does")
+        )
+    moved = drift(tool, arch, "cpus", cpu, version, triple)
+    fix = [item for item in undo(moved) if item[1:] not in named]
     if not fix:
         return flags
     if compiler == "llc":

@@ -206,3 +206,25 @@ def test_32_bit_arm_cpus_whose_meaning_differs_get_the_difference_undone(make: M
     flags = make("llvm -mtriple=armv8a-linux-gnueabihf -mcpu=neoverse-n2").codegen().flags("clang", 16)
     items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
     assert {"-aes", "-crypto", "-sha2", "+v9a", "+armv9-a"} <= set(items)
+
+
+def test_32_bit_arm_bare_metal_drift_is_measured_under_a_bare_metal_triple(make: Make) -> None:
+    """clang 14-16 add +strict-align under OS none (not under Linux): their flags take it off again."""
+    cg = make("llvm -mtriple=thumbv7em-none-eabihf -mcpu=cortex-m7").codegen()
+    for version in (14, 15, 16):
+        flags = cg.flags("clang", version)
+        items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
+        assert "-strict-align" in items, (version, flags)
+    assert cg.flags("clang", 22) == ["--target=thumbv7em-none-eabihf", "-mcpu=cortex-m7", "-mfloat-abi=hard"]
+    linux = make("llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a7").codegen().flags("clang", 14)
+    assert "-strict-align" not in linux
+
+
+@pytest.mark.parametrize("compiler", ["clang", "llc"])
+def test_llvm_13_cannot_make_an_m_profile_cpu_lose_perfmon(make: Make, compiler: str) -> None:
+    """LLVM 13's v7 implies PerfMon: -perfmon takes v7 and armv7e-m with it, so 13 is refused, naming 14."""
+    cg = make("c -mcpu=cortex-m4").codegen()
+    message = rf"{compiler} 13 cannot express .*cortex-m4.*; {compiler} 14 is the first"
+    with pytest.raises(tcfg.TargetError, match=message):
+        cg.flags(compiler, 13)
+    assert cg.flags(compiler, 14)

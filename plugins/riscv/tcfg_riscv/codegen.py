@@ -3,7 +3,9 @@
 The ABI goes to clang as ``-mabi`` and to llc as ``-target-abi``; ``-mfloat-abi`` (an Arm
 option clang refuses on RISC-V) is not passed on, the ABI carries it. A CPU LLVM 22 lacks
 (``spacemit-x100``) is compiled as ``generic-rvXX`` with its extensions spelled out. clang
-gets ``-menable-experimental-extensions`` when an experimental extension is on.
+gets ``-menable-experimental-extensions`` when an experimental extension is on. A clang or
+llc version that does not know the CPU gets the closest exact spelling (``tcfg_riscv.spelling``),
+as does a clang whose CPU means other extensions than LLVM 22's (with ``-mcpu`` kept).
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tcfg.plugin import LLVMCodegen, Target
+from tcfg.plugin import LLVMCodegen, Target, compiler_drift
 from tcfg_riscv.facts import tables
 from tcfg_riscv.gcc import default_abi, gcc_flags
 from tcfg_riscv.resolve import resolve
+from tcfg_riscv.spelling import closest, knows_cpu
 
 __all__ = ["RiscvCodegen", "codegen_for"]
 
@@ -34,10 +37,11 @@ class RiscvCodegen(LLVMCodegen):
         return LLVMCodegen.llc_flags(self) + ([f"-target-abi={self.abi}"] if self.abi else [])
 
     def spell(self, compiler: str, version: int) -> list[str]:
-        """``flags()``: gcc gets the ISA string of :attr:`extensions` (:func:`tcfg_riscv.gcc.gcc_flags`).
+        """``flags()``: as for any LLVM target, but a CPU ``version`` lacks as an ISA string (or llc's generic CPU).
 
-        Its ``-mabi`` is the target's, else the one clang picks for :meth:`clang_flags`: from
-        the ISA of the ``-mcpu`` they name (``generic-rv64``'s is ``rv64i``: ``lp64``).
+        gcc gets the ISA string of :attr:`extensions` (:func:`tcfg_riscv.gcc.gcc_flags`), with the
+        target's ``-mabi``, else the one clang picks for :meth:`clang_flags`: from the ISA of the
+        ``-mcpu`` they name (``generic-rv64``'s is ``rv64i``: ``lp64``).
         """
         if compiler == "gcc":
             xlen = int(self.triple[5:7])
@@ -45,7 +49,17 @@ class RiscvCodegen(LLVMCodegen):
             # without -mabi, clang takes the ABI from the ISA its driver sees: the -mcpu's own
             abi = self.abi or default_abi(xlen, cpu.extensions if cpu is not None else {"i"})
             return gcc_flags(xlen, self.extensions, abi, self.cpu, version)
-        return super().spell(compiler, version)
+        if self.cpu.startswith("generic"):
+            return super().spell(compiler, version)
+        moved = compiler == "clang" and bool(compiler_drift("clang", "riscv64", "cpus", self.cpu, version, self.triple))
+        if knows_cpu(compiler, self.cpu, version) and not moved:
+            return super().spell(compiler, version)
+        experimental = {name for name, ext in tables().extensions.items() if ext["experimental"]}
+        if compiler == "llc":
+            tail = [f"-target-abi={self.abi}"] if self.abi else []
+        else:
+            tail = ([f"-mabi={self.abi}"] if self.abi else []) + list(self.extra_clang)
+        return closest(compiler, version, self.cpu, self.triple, self.extensions, experimental, tail, keep_cpu=moved)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -2,7 +2,8 @@
 
 The ISA string names the target's extensions exactly, so it is gcc's spelling whatever the
 CPU: single letters in canonical order after the base (``i``, or ``e``), then the ``z``,
-``s`` and ``x`` names, each multi-letter one left out when another spelled extension
+``s`` and ``x`` names in LLVM's order (:func:`tcfg_riscv.spelling.isa_string`, which gcc reads too),
+each multi-letter one left out when another spelled extension
 implies it (LLVM's implications, the plugin's table; the truth test checks gcc's agree).
 An extension gcc ``N`` does not know (``data/compilers.json``: gcc ``N`` defines its
 ``__riscv_NAME`` macro with a version) is fine when an extension it does know implies it
@@ -19,11 +20,10 @@ from collections.abc import Iterable
 
 from tcfg.plugin import TargetError, compiler_names, compiler_versions
 from tcfg_riscv.facts import tables
+from tcfg_riscv.spelling import isa_string
 
-__all__ = ["default_abi", "gcc_flags", "isa_string"]
+__all__ = ["default_abi", "gcc_flags"]
 
-#: Single-letter extensions in the order an ISA string takes them after the base.
-_LETTERS = "mafdqlcbkjtpvnh"
 #: Extensions that are other extensions together (the RISC-V unprivileged ISA manual: "B" is
 #: Zba+Zbb+Zbs, "Zk"/"Zkn"/"Zks" are the scalar-crypto collections, and Zcd/Zcf are the compressed
 #: FP loads and stores C has with D/F): a gcc that lacks the name says it with the parts.
@@ -35,15 +35,6 @@ _SAME_AS = {
     "zcd": frozenset({"c", "d"}),
     "zcf": frozenset({"c", "f"}),
 }
-
-
-def isa_string(xlen: int, extensions: Iterable[str]) -> str:
-    """``rv64imafdc_zba_zbb``: the base, letters in canonical order, then ``z``, ``s`` and ``x`` names sorted."""
-    exts = set(extensions)
-    base = "e" if "e" in exts and "i" not in exts else "i"
-    letters = sorted((e for e in exts if len(e) == 1 and e in _LETTERS), key=_LETTERS.index)
-    longs = sorted((e for e in exts if len(e) > 1), key=lambda e: ("zsx".find(e[0]) % 3, e))
-    return "_".join([f"rv{xlen}{base}{''.join(letters)}", *longs])
 
 
 def default_abi(xlen: int, extensions: Iterable[str]) -> str:

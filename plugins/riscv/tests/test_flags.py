@@ -8,20 +8,63 @@ import tcfg
 from tcfg.plugin import compiler_drift
 
 
-def test_a_cpu_whose_meaning_differs_gets_the_difference_undone(reg: tcfg.Registry) -> None:
-    """clang-19's sifive-u74 lacks Zaamo, Zalrsc, Zca and Zcd (22 derives them from A and C): it is told to add them."""
+def test_a_cpu_whose_meaning_differs_gets_the_targets_isa_string(reg: tcfg.Registry) -> None:
+    """clang-19's sifive-u74 lacks Zaamo, Zalrsc, Zca and Zcd (22 derives them from A and C): -march says them all."""
     assert compiler_drift("clang", "riscv64", "cpus", "sifive-u74", 19) == ("-zaamo", "-zalrsc", "-zca", "-zcd")
     cg = tcfg.Target("riscv/sifive-u74", registry=reg).codegen()
-    flags = cg.flags("clang", 19)
-    assert flags[:2] == ["--target=riscv64-unknown-linux-gnu", "-mcpu=sifive-u74"] and flags[-1] == "-mabi=lp64d"
-    items = [flags[i + 2] for i, flag in enumerate(flags) if flag == "-target-feature"]
-    assert items == ["+zaamo", "+zalrsc", "+zca", "+zcd"]
+    assert cg.flags("clang", 19) == [
+        "--target=riscv64-unknown-linux-gnu", "-mcpu=sifive-u74",
+        "-march=rv64imafdc_zicsr_zifencei_zmmul_zaamo_zalrsc_zca_zcd", "-mabi=lp64d",
+    ]  # fmt: skip
     assert cg.flags("clang", 22) == ["--target=riscv64-unknown-linux-gnu", "-mcpu=sifive-u74", "-mabi=lp64d"]
 
 
+def test_llvm_15_and_16_get_zmmul_through_march(reg: tcfg.Registry) -> None:
+    """clang 15/16 derive no Zmmul from M (measured); clang 16 drops a -target-feature +zmmul: -march says it."""
+    assert compiler_drift("clang", "riscv64", "cpus", "sifive-u74", 16) == ("-zmmul",)
+    flags = tcfg.Target("riscv/sifive-u74", registry=reg).codegen().flags("clang", 16)
+    assert flags[1:3] == ["-mcpu=sifive-u74", "-march=rv64imafdc_zmmul"]
+    e31 = tcfg.Target("riscv/sifive-e31", registry=reg).codegen()
+    assert compiler_drift("clang", "riscv32", "cpus", "sifive-e31", 16, e31.triple) == ("-zmmul",)
+    assert e31.flags("clang", 16)[1:3] == ["-mcpu=sifive-e31", "-march=rv32imac_zmmul"]
+    assert e31.flags("clang", 13) == ["--target=riscv32-unknown-linux-gnu", "-mcpu=sifive-e31", "-mabi=ilp32"]
+
+
 def test_a_cpu_an_older_clang_lacks_names_the_first_that_has_it(reg: tcfg.Registry) -> None:
-    with pytest.raises(tcfg.TargetError, match=r"clang 16 .* does not know cpu 'spacemit-x60'; clang 19 is the first"):
+    """clang 16 knows neither spacemit-x60 nor all its extensions (so no ISA string): clang 19 knows the CPU."""
+    with pytest.raises(
+        tcfg.TargetError,
+        match=r"clang 16 .* knows neither CPU 'spacemit-x60' nor the extension\(s\) .*; clang 19 is the first",
+    ):
         tcfg.Target("riscv/licheepi3a", registry=reg).codegen().flags("clang", 16)
+
+
+P550 = "llvm -mtriple=riscv64-linux-gnu -mcpu=sifive-p550"
+
+
+def test_a_cpu_an_older_clang_lacks_is_spelled_as_an_isa_string(reg: tcfg.Registry) -> None:
+    """clang 19 has no sifive-p550 but every extension of it: -march with all of them (the truth test runs it)."""
+    cg = tcfg.Target(P550, registry=reg).codegen()
+    assert cg.flags("clang", 22) == ["--target=riscv64-linux-gnu", "-mcpu=sifive-p550"]
+    flags = cg.flags("clang", 19)
+    assert flags[0] == "--target=riscv64-linux-gnu" and not any(f.startswith("-mcpu") for f in flags)
+    march = next(f for f in flags if f.startswith("-march="))
+    assert march.startswith("-march=rv64imafdcb_") or march.startswith("-march=rv64imafdc_"), march
+    spelled = set(march.partition("=")[2].split("_")[1:]) | {
+        flags[i + 2][1:] for i, f in enumerate(flags) if f == "-target-feature"
+    }
+    assert {"zba", "zbb", "zicsr", "zifencei", "zmmul"} <= spelled and "zbs" not in spelled  # P550 has no Zbs
+
+
+def test_llc_gets_the_generic_cpu_with_every_extension(reg: tcfg.Registry) -> None:
+    flags = tcfg.Target(P550, registry=reg).codegen().flags("llc", 19)
+    assert flags[:2] == ["-mtriple=riscv64-linux-gnu", "-mcpu=generic-rv64"]
+    assert {"+m", "+a", "+f", "+d", "+c", "+zba", "+zbb", "+zicsr"} <= set(flags[2].partition("=")[2].split(","))
+
+
+def test_no_isa_string_when_the_llvm_lacks_an_extension(reg: tcfg.Registry) -> None:
+    with pytest.raises(tcfg.TargetError, match=r"clang 16 .* knows neither CPU 'sifive-p550' nor the extension"):
+        tcfg.Target(P550, registry=reg).codegen().flags("clang", 16)
 
 
 @pytest.mark.parametrize(
@@ -45,13 +88,6 @@ def test_gcc_spellings(reg: tcfg.Registry, spec: str, gcc: list[str]) -> None:
     cg = tcfg.Target(spec, registry=reg).codegen()
     assert cg.flags("gcc", 12) == gcc
     assert cg.flags("gcc", 12, opt_level=3)[-1] == "-O3"
-
-
-def test_isa_strings_are_in_canonical_order() -> None:
-    from tcfg_riscv.gcc import isa_string
-
-    assert isa_string(64, {"c", "a", "i", "m", "v", "xsfvcp", "sstc", "zbb", "zba"}) == "rv64imacv_zba_zbb_sstc_xsfvcp"
-    assert isa_string(32, {"e", "c", "m"}) == "rv32emc"
 
 
 @pytest.mark.parametrize(

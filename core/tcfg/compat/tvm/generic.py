@@ -27,45 +27,15 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import tcfg
-from tcfg.compat.tvm.target import Target
+from tcfg._services.dispatch import KeyedImpls
 
 __all__ = ["GenericFunc", "generic_func", "get_native_generic_func", "override_native_generic_func"]
 
 Func = Callable[..., Any]
-
-
-def _keys(owner: str, key_list: Any) -> list[str]:
-    """``key_list`` (one key or several) as a list of keys, or a TargetError naming the bad one."""
-    keys = [key_list] if isinstance(key_list, str) else key_list
-    if not isinstance(keys, Iterable):
-        raise tcfg.TargetError(f"{owner}: key {key_list!r} must be a target key (str) or a list of them")
-    out = list(keys)
-    for key in out:
-        if not isinstance(key, str) or not key:
-            raise tcfg.TargetError(
-                f"{owner}: key {key!r} in {key_list!r} must be a non-empty target key such as 'cuda', 'gpu', 'cpu'"
-            )
-    return out
-
-
-def _callable(owner: str, func: Any) -> Func:
-    if not callable(func):
-        raise tcfg.TargetError(f"{owner}: {func!r} is not a function")
-    return func  # type: ignore[no-any-return]
-
-
-def _pick(dispatch: MutableMapping[str, Func], default: Func | None) -> Func | None:
-    """The implementation for the current target: its first registered key's, else ``default``."""
-    target = Target.current()
-    if target is not None:
-        for key in target.keys:
-            if key in dispatch:
-                return dispatch[key]
-    return default
 
 
 class GenericFunc:
@@ -74,53 +44,40 @@ class GenericFunc:
     def __init__(self, name: str = "") -> None:
         self.name = name
         self._default: Func | None = None
-        self._dispatch: dict[str, Func] = {}
+        self._impls: KeyedImpls[Any] = KeyedImpls(f"generic function {name!r}")
         self._lock = threading.Lock()
-
-    def _owner(self) -> str:
-        return f"generic function {self.name!r}"
 
     def set_default(self, func: Func, allow_override: bool = False) -> None:
         """Make ``func`` the default; replacing one needs ``allow_override``."""
-        func = _callable(self._owner(), func)
+        func = self._impls.function(func)
         with self._lock:
             if self._default is not None and not allow_override:
                 raise tcfg.TargetError(
-                    f"{self._owner()} already has a default ({self._default.__name__}); "
+                    f"{self._impls.owner} already has a default ({self._default.__name__}); "
                     "pass allow_override=True to replace it"
                 )
             self._default = func
 
     def register(self, func: Func, key_list: str | Iterable[str], allow_override: bool = False) -> None:
         """Run ``func`` for targets with any key of ``key_list``; a taken key needs ``allow_override``."""
-        func = _callable(self._owner(), func)
-        keys = _keys(self._owner(), key_list)
-        with self._lock:
-            taken = [k for k in keys if k in self._dispatch]
-            if taken and not allow_override:
-                raise tcfg.TargetError(
-                    f"{self._owner()}: key {taken[0]!r} already has an implementation "
-                    f"(registered keys: {', '.join(sorted(self._dispatch))}); pass allow_override=True to replace it"
-                )
-            for key in keys:
-                self._dispatch[key] = func
+        self._impls.add(func, key_list, allow_override, flag="allow_override")
 
     @property
     def keys(self) -> list[str]:
         """The keys that have an implementation."""
-        return sorted(self._dispatch)
+        return sorted(self._impls.impls)
 
     def get_packed_func(self) -> Func | None:
         """What a call would run now: the current target's first registered key's function, else the default."""
-        return _pick(self._dispatch, self._default)
+        return self._impls.pick(tcfg.Target.current()) or self._default
 
     def __call__(self, *args: Any) -> Any:
         func = self.get_packed_func()
         if func is None:
-            now = Target.current()
+            now = tcfg.Target.current()
             raise tcfg.TargetError(
-                f"{self._owner()}: no implementation for target {str(now) if now else None!r} "
-                f"(its keys: {now.keys if now else []}; registered keys: {self.keys}) and no default"
+                f"{self._impls.owner}: no implementation for target {str(now) if now else None!r} "
+                f"(its keys: {list(now.keys) if now else []}; registered keys: {self.keys}) and no default"
             )
         return func(*args)
 
@@ -140,14 +97,14 @@ def get_native_generic_func(name: str) -> GenericFunc:
         return _REGISTRY.setdefault(name, GenericFunc(name))
 
 
-def _registrar(owner: str, add: Callable[[Func, list[str], bool], None], default_override: bool) -> Callable[..., Any]:
+def _registrar(impls: KeyedImpls[Any], default_override: bool) -> Callable[..., Any]:
     """TVM's ``register(key, func=None, override=...)``: registers ``func``, or returns a decorator."""
 
     def register(key: str | Iterable[str], func: Func | None = None, override: bool = default_override) -> Any:
-        keys = _keys(owner, key)
+        keys = impls.keys_of(key)
 
         def do_register(myf: Func) -> Func:
-            add(_callable(owner, myf), keys, override)
+            impls.add(myf, keys, override)
             return myf
 
         return do_register(func) if func is not None else do_register
@@ -160,13 +117,13 @@ def override_native_generic_func(func_name: str) -> Callable[[Func], Func]:
     node = get_native_generic_func(func_name)
 
     def decorate(fdefault: Func) -> Func:
-        node.set_default(_callable(node._owner(), fdefault), allow_override=True)
+        node.set_default(fdefault, allow_override=True)
 
         @functools.wraps(fdefault)
         def dispatch(*args: Any, **kwargs: Any) -> Any:
             if kwargs:
                 raise tcfg.TargetError(
-                    f"{node._owner()}: keyword arguments {sorted(kwargs)} cannot be passed to a native "
+                    f"{node._impls.owner}: keyword arguments {sorted(kwargs)} cannot be passed to a native "
                     "generic function; pass them by position"
                 )
             return node(*args)
@@ -174,7 +131,7 @@ def override_native_generic_func(func_name: str) -> Callable[[Func], Func]:
         wrapper: Any = dispatch
         wrapper.fdefault = fdefault
         wrapper.generic_func_node = node
-        wrapper.register = _registrar(node._owner(), node.register, True)
+        wrapper.register = _registrar(node._impls, True)
         return dispatch
 
     return decorate
@@ -182,23 +139,11 @@ def override_native_generic_func(func_name: str) -> Callable[[Func], Func]:
 
 def generic_func(fdefault: Func) -> Func:
     """Decorator: ``fdefault`` becomes a function that dispatches on the current target's keys."""
-    owner = f"generic function {getattr(fdefault, '__name__', fdefault)!r}"
-    fdefault = _callable(owner, fdefault)
-    dispatch_dict: dict[str, Func] = {}
-
-    def add(func: Func, keys: list[str], override: bool) -> None:
-        taken = [k for k in keys if k in dispatch_dict]
-        if taken and not override:
-            raise tcfg.TargetError(
-                f"{owner}: key {taken[0]!r} already has an implementation "
-                f"(registered keys: {', '.join(sorted(dispatch_dict))}); pass override=True to replace it"
-            )
-        dispatch_dict.update(dict.fromkeys(keys, func))
+    impls: KeyedImpls[Any] = KeyedImpls(f"generic function {getattr(fdefault, '__name__', fdefault)!r}")
+    fdefault = impls.function(fdefault)
 
     def get_packed_func() -> Func:
-        picked = _pick(dispatch_dict, fdefault)
-        assert picked is not None  # the default is always there
-        return picked
+        return impls.pick(tcfg.Target.current()) or fdefault
 
     @functools.wraps(fdefault)
     def dispatch(*args: Any, **kwargs: Any) -> Any:
@@ -206,7 +151,7 @@ def generic_func(fdefault: Func) -> Func:
 
     wrapper: Any = dispatch
     wrapper.fdefault = fdefault
-    wrapper.dispatch_dict = dispatch_dict
+    wrapper.dispatch_dict = impls.impls
     wrapper.get_packed_func = get_packed_func
-    wrapper.register = _registrar(owner, add, False)
+    wrapper.register = _registrar(impls, False)
     return dispatch

@@ -9,12 +9,11 @@ strings, TVM's dicts and JSON, TVM's own targets); every mistake is a :class:`tc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 import tcfg
-from tcfg._model.kind import DLPACK_DEVICES
 
 __all__ = ["HostWithoutTargetError", "Target", "TargetFeatures", "TargetKind", "list_tags", "register_tag"]
 
@@ -411,8 +410,3 @@ def register_tag(name: str, config: Mapping[str, Any], override: bool = False) -
     """Register tag ``name`` (checked first, as :func:`tcfg.register_tag` does) and return its target."""
     tcfg.register_tag(name, dict(config), override=override)
     return Target(name)
-
-
-def device_names() -> Iterable[str]:
-    """The DLPack device names, for error messages."""
-    return DLPACK_DEVICES.values()
