@@ -26,9 +26,8 @@ _TABLE: dict[str, Any] = {
         },
         "llvm": {
             "arm": {
-                "by_triple": {
-                    "none": {"cortex-m7": {"14": ["-armv7e-m", "-v7"]}, "cortex-m3": {"14": ["+perfmon", "!", "-v7"]}}
-                }
+                "by_triple": {"none": {"cortex-m7": {"14": ["-armv7e-m", "-v7"]}, "cortex-m3": {"14": ["+perfmon"]}}},
+                "left_by_triple": {"none": {"cortex-m3": {"14": ["-v7"]}}},
             },
             "hexagon": {"cpus": {"hexagonv68": {"14": ["-cabac"]}}},
         },

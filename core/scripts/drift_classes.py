@@ -14,8 +14,9 @@ recomputes it); it adds, to ``drift.{clang,llvm}``:
   metal, the one clang-22 derives from ``--target=arm-none-eabi -mcpu=CPU``) the way
   ``drift_for`` measures: LLVM N's subtarget against LLVM 22's, read with the inliner probe.
   Each drift is then undone as tcfg undoes it (its items after the CPU's) and measured
-  again: what still differs follows a ``"!"`` item (LLVM 13's ``-perfmon`` takes ``v7`` with
-  it under ``thumbv7em``: ``["+perfmon", "!", "-armv7e-m", "-v7"]``), and tcfg refuses that CPU there.
+  again: what still differs goes in ``ARCH.left_by_triple.CLASS.CPU.VERSION`` (LLVM 13's
+  ``-perfmon`` takes ``v7`` with it under ``thumbv7em``: drift ``["+perfmon"]``, left
+  ``["-armv7e-m", "-v7"]``), and tcfg refuses that CPU there.
 - **RISC-V before LLVM 17**, whose subtargets the inliner probe cannot read: for clang,
   the features clang-N gives a function for ``-mcpu=CPU`` against those clang-22 gives,
   over the features both LLVMs know (what the truth test compares there): LLVM 15 and 16
@@ -93,7 +94,10 @@ def _probe(major: int, arch: str, triple: str, llvm_names: Names) -> list[str]:
 
 
 def class_drift(majors: list[int], llvm_names: Names, clang_names: Names) -> dict[str, dict[str, Any]]:
-    """``{"clang"|"llvm": {arch: {"by_triple": {class: {cpu: {version: [+f, -f]}}}}}}`` (see the module doc)."""
+    """``{"clang"|"llvm": {arch: {key: {class: {cpu: {version: [+f, -f]}}}}}}`` (see the module doc).
+
+    ``key`` is ``by_triple`` (the drift) or ``left_by_triple`` (what differs with it undone).
+    """
     out: dict[str, dict[str, Any]] = {"clang": {}, "llvm": {}}
     for (arch, cls), base in CLASSES.items():
         for major in (m for m in majors if m != 22):
@@ -102,17 +106,21 @@ def class_drift(majors: list[int], llvm_names: Names, clang_names: Names) -> dic
                 if arch == "riscv64":  # the class's own CPUs: those LLVM builds a subtarget for under it
                     cpus = [c for c in cpus if gen.cpu_ok(major, base, c, "m") and gen.cpu_ok(22, base, c, "m")]
                 for triple, group in _class_triples(arch, base, cpus).items():
-                    found = _measure(tool, major, arch, triple, group, llvm_names)
-                    for cpu, diff in found.items():
-                        table = out[tool].setdefault(arch, {}).setdefault("by_triple", {}).setdefault(cls, {})
-                        table.setdefault(cpu, {})[str(major)] = diff
+                    measured = _measure(tool, major, arch, triple, group, llvm_names)
+                    for key, found in zip(("by_triple", "left_by_triple"), measured, strict=True):
+                        for cpu, diff in found.items():
+                            table = out[tool].setdefault(arch, {}).setdefault(key, {}).setdefault(cls, {})
+                            table.setdefault(cpu, {})[str(major)] = diff
     return out
 
 
-def _measure(tool: str, major: int, arch: str, triple: str, cpus: list[str], llvm_names: Names) -> dict[str, list[str]]:
-    """Per CPU of ``cpus`` under ``triple``: how ``tool`` ``major``'s meaning differs from LLVM 22's (if it does)."""
+def _measure(
+    tool: str, major: int, arch: str, triple: str, cpus: list[str], llvm_names: Names
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Per CPU of ``cpus`` under ``triple``: how ``tool`` ``major``'s meaning differs from LLVM 22's (if it does),
+    and what still differs with that undone."""
     if arch == "riscv64" and major < 17:
-        return _item_drift(major, triple, cpus, llvm_names) if tool == "clang" else {}
+        return (_item_drift(major, triple, cpus, llvm_names) if tool == "clang" else {}), {}
     probe = _probe(major, arch, triple, llvm_names)
     if tool == "clang":
         clang, clang22 = f"clang-{major}", "clang-22"
@@ -130,10 +138,8 @@ def _measure(tool: str, major: int, arch: str, triple: str, cpus: list[str], llv
     ]
     fixed = gen.subtargets(major, triple, [old for _, old, _ in undone], probe)
     again = gen.subtargets(22, triple, [new for _, _, new in undone], probe)
-    for (cpu, _, _), o, n in zip(undone, fixed, again, strict=True):
-        if o != n:
-            found[cpu] = [*found[cpu], "!", *_diff(o, n)]
-    return found
+    left = {cpu: _diff(o, n) for (cpu, _, _), o, n in zip(undone, fixed, again, strict=True) if o != n}
+    return found, left
 
 
 def _item_drift(major: int, triple: str, cpus: list[str], llvm_names: Names) -> dict[str, list[str]]:

@@ -724,6 +724,7 @@ def refresh_drift_classes() -> int:
     for tool in ("clang", "llvm"):
         for arch in data["drift"].get(tool, {}).values():
             arch.pop("by_triple", None)
+            arch.pop("left_by_triple", None)
         data["drift"].get(tool, {}).pop("hexagon", None)
         cpus = data["drift"].get(tool, {}).get("riscv64", {}).get("cpus", {})
         for cpu, per in list(cpus.items()):

@@ -207,11 +207,6 @@ def drift(tool: str, arch: str, what: str, name: str, version: int, triple: str 
     A CPU under a ``triple`` of its own class (:func:`triple_class`: Arm bare metal, riscv32)
     has that class's drift, measured under such a triple, instead.
     """
-    items = _measured(tool, arch, what, name, version, triple)
-    return items[: items.index("!")] if "!" in items else items
-
-
-def _measured(tool: str, arch: str, what: str, name: str, version: int, triple: str | None) -> tuple[str, ...]:
     table = _table().get("drift", {}).get(tool, {}).get(arch_key(arch), {})
     cls = triple_class(arch, triple) if what == "cpus" else None
     per = table.get(what, {}) if cls is None else table.get("by_triple", {}).get(cls, {})
@@ -221,12 +216,15 @@ def _measured(tool: str, arch: str, what: str, name: str, version: int, triple: 
 def undone_differs(tool: str, arch: str, cpu: str, version: int, triple: str | None) -> tuple[str, ...]:
     """What ``tool`` ``version``'s ``cpu`` under ``triple``'s class still differs in with its :func:`drift` undone.
 
-    The generator undoes each class drift and measures again; a remainder (after ``"!"`` in the
-    table) means no feature items make that CPU LLVM 22's there: LLVM 13's ``-perfmon`` takes
-    ``v7`` with it under ``thumbv7em``.
+    The generator undoes each class drift and measures again; a remainder (the table's
+    ``left_by_triple``) means no feature items make that CPU LLVM 22's there: LLVM 13's
+    ``-perfmon`` takes ``v7`` with it under ``thumbv7em``.
     """
-    items = _measured(tool, arch, "cpus", cpu, version, triple)
-    return items[items.index("!") + 1 :] if "!" in items else ()
+    cls = triple_class(arch, triple)
+    if cls is None:
+        return ()
+    table = _table().get("drift", {}).get(tool, {}).get(arch_key(arch), {}).get("left_by_triple", {})
+    return tuple(table.get(cls, {}).get(cpu, {}).get(str(version), ()))
 
 
 def _differences(items: Sequence[str]) -> str:
