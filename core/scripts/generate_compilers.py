@@ -47,6 +47,7 @@ CPUs and HVX options (``-mhvx-qfloat``, ``-mhvx-ieee-fp``) per version. ``--drif
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import functools
 import itertools
@@ -339,7 +340,7 @@ def refresh_modifiers() -> int:
         data["versions"]["clang"], data["clang"], data["drift"], data["llvm"]
     )
     data["source"]["date"] = datetime.date.today().isoformat()
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"refreshed the AArch64 modifiers in {OUT}")
     return 0
 
@@ -372,7 +373,7 @@ def refresh_hexagon() -> int:
         add(table, "options", options, major)
     data["clang"]["hexagon"] = table
     data["source"]["date"] = datetime.date.today().isoformat()
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"refreshed clang.hexagon in {OUT}")
     return 0
 
@@ -423,7 +424,7 @@ def refresh_drift() -> int:
     data["drift"]["llvm"].setdefault("aarch64", {})["implies"] = arch_implies(data["versions"]["clang"], data["llvm"])
     _extra_drift(data)
     gcc_parts(data)
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"refreshed the drift in {OUT}")
     return 0
 
@@ -707,7 +708,7 @@ def refresh_gcc_cross() -> int:
     data["drift"].setdefault("gcc", {})["arm"] = gcc_arm_drift(data["versions"]["gcc"], gcc["arm"])
     data["source"]["date"] = datetime.date.today().isoformat()
     data["source"]["method"] = __doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else ""
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"refreshed the 32-bit Arm and RISC-V gcc names in {OUT}")
     return 0
 
@@ -732,26 +733,46 @@ def refresh_drift_classes() -> int:
             if not cpus[cpu]:
                 del cpus[cpu]
     _extra_drift(data)
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"refreshed the triple-class, RISC-V before 17 and Hexagon drift in {OUT}")
     return 0
 
 
-def main() -> int:
-    if "--gcc-cross" in sys.argv[1:]:
-        return refresh_gcc_cross()
-    if "--riscv-extensions" in sys.argv[1:]:
-        from riscv_march import refresh
+def write_table(data: dict[str, Any]) -> None:
+    """Write ``data`` to :data:`OUT` in the table's one layout (sorted keys, one-space indent)."""
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
-        return refresh()
-    if "--drift-classes" in sys.argv[1:]:
-        return refresh_drift_classes()
-    if "--drift" in sys.argv[1:]:
-        return refresh_drift()
-    if "--modifiers" in sys.argv[1:]:
-        return refresh_modifiers()
-    if "--hexagon" in sys.argv[1:]:
-        return refresh_hexagon()
+
+def _refresh_riscv_extensions() -> int:
+    from riscv_march import refresh  # beside this script
+
+    return refresh()
+
+
+#: The partial modes: each recomputes one part of the table from the names already in it.
+_MODES = {
+    "gcc_cross": ("--gcc-cross", "only the 32-bit Arm and RISC-V gcc parts", refresh_gcc_cross),
+    "riscv_extensions": ("--riscv-extensions", "only clang's RISC-V -march extensions", _refresh_riscv_extensions),
+    "drift_classes": (
+        "--drift-classes",
+        "only the triple-class, RISC-V before 17 and Hexagon drift",
+        refresh_drift_classes,
+    ),
+    "drift": ("--drift", "only the drift and gcc's per-CPU options", refresh_drift),
+    "modifiers": ("--modifiers", "only clang's AArch64 modifiers", refresh_modifiers),
+    "hexagon": ("--hexagon", "only the Hexagon names", refresh_hexagon),
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0] if __doc__ else None)
+    modes = parser.add_mutually_exclusive_group()
+    for dest, (flag, help_text, _) in _MODES.items():
+        modes.add_argument(flag, dest=dest, action="store_true", help=help_text)
+    args = parser.parse_args()
+    for dest, (_, _, run_mode) in _MODES.items():
+        if getattr(args, dest):
+            return run_mode()
     if shutil.which("clang-22") is None:
         print("clang-22 is needed (its extension list and LLVM 22's x86 features are the candidates)")
         return 1
@@ -825,7 +846,7 @@ def main() -> int:
     _extra_drift(data)
     gcc_parts(data)
     clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)  # type: ignore[assignment]
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(data)
     print(f"wrote {OUT} (clang {clang_versions}, gcc {gcc_versions})")
     return 0
 

@@ -64,6 +64,6 @@ def refresh() -> int:
         gen.add(table, "extensions", march_extensions(str(tool)), major)
     data["clang"]["riscv64"]["extensions"] = table["extensions"]
     data["source"]["date"] = datetime.date.today().isoformat()
-    gen.OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    gen.write_table(data)
     print(f"refreshed clang.riscv64.extensions in {gen.OUT}")
     return 0
