@@ -122,7 +122,7 @@ class Registry:
         self._warned_arches: set[str] = set()
         #: Targets built from text, by the text (and the host's text); cleared when registrations change.
         self._cache: Memo[Any, Target] = Memo(_TEXT_CACHE_LIMIT)
-        #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`_dict_again`); cleared with the text cache.
+        #: Dicts passed to :meth:`target`, by ``id()`` (see :meth:`target`); cleared with the text cache.
         self._dicts: Memo[int, Any] = Memo(_TEXT_CACHE_LIMIT)
         #: What the target builder remembers for this registry (its own, private state).
         self.build_state = BuildState()
@@ -443,13 +443,22 @@ class Registry:
             cache[key] = made
             return made
         if type(spec) is dict and host is None:
-            # A dict is remembered by its identity from its second call on (see _dict_again);
-            # the first costs one lookup and one store.
+            # A dict is remembered by its identity: the dict itself after its first call, then
+            # as ``(dict, copy, value types, target)`` if it is flat (see _note_dict). The
+            # memo holds each dict it notes, so that no other dict can take its address meanwhile.
             dicts = self._dicts
             address = id(spec)
             entry = dicts.get(address)
-            if entry is not None and (entry is spec or entry[0] is spec):
-                return self._dict_again(spec, address, entry)
+            if entry is spec:
+                return self._note_dict(spec, address)
+            if entry is not None and entry[0] is spec:
+                # Seen twice, flat: its target while it still equals the copy (inline: the
+                # core's hottest hit after a cached string; a call costs a tenth of it).
+                _, copy, types, remembered = entry
+                if spec == copy and types == tuple(map(type, spec.values())):
+                    hit: Target = remembered
+                    return hit
+                return self._note_dict(spec, address)
             made = from_dict(self, spec)
             if len(dicts) >= dicts.limit:
                 dicts.clear()
@@ -457,19 +466,13 @@ class Registry:
             return made
         return build(self, spec, host)
 
-    def _dict_again(self, spec: dict[str, Any], address: int, entry: Any) -> Target:
-        """The target of a dict :meth:`target` has seen before (``entry``: what it remembers of it).
+    def _note_dict(self, spec: dict[str, Any], address: int) -> Target:
+        """Build the target of a dict :meth:`target` has seen before and remember it by ``address``.
 
-        The memo holds each dict it notes (so that no other dict can take its address
-        meanwhile): the dict itself after its first call. A flat dict (see :func:`_flat_copy`)
-        seen again is remembered as ``(dict, copy, value types, target)``, and its target is
-        reused while the dict still equals the copy; a dict changed in place is built anew.
+        A flat dict (see :func:`_flat_copy`) is remembered as ``(dict, copy, value types,
+        target)``, so that :meth:`target` reuses its target while the dict still equals the
+        copy; any other dict, and a dict changed in place, is built anew at each call.
         """
-        if entry is not spec:
-            _, copy, types, remembered = entry
-            if spec == copy and types == tuple(map(type, spec.values())):
-                hit: Target = remembered
-                return hit
         made = from_dict(self, spec)
         copy = _flat_copy(spec)
         self._dicts[address] = spec if copy is None else (spec, copy, tuple(map(type, spec.values())), made)
