@@ -316,3 +316,40 @@ def test_plain_key_value_strings_take_the_shortcut(spec: str) -> None:
     given = _from_words(registry, spec.split(), spec, 0)
     assert given is not None
     assert finish(registry, given, 0) == tcfg.Target(spec, registry=registry)
+
+
+def test_a_dict_seen_again_gives_its_target_while_it_is_unchanged() -> None:
+    """The registry remembers a dict by its identity; any change in place is seen at the next call."""
+    reg = registry_with()
+    spec: dict[str, Any] = {"kind": "c", "keys": ["x"], "model": "m1", "from_device": 1}
+    first = reg.target(spec)
+    assert reg.target(spec) == first
+    assert reg.target(spec) is reg.target(spec)  # from its third call on: the same object
+    spec["model"] = "m2"
+    assert reg.target(spec).attrs["model"] == "m2"
+    spec["keys"].append("y")  # a list value changed in place
+    assert reg.target(spec).keys[:2] == ("x", "y")
+    spec["from_device"] = 2
+    assert reg.target(spec).attrs["from_device"] == 2
+
+
+def test_a_dict_value_swapped_for_an_equal_value_of_another_type_is_read_again() -> None:
+    """``True == 1``, but a boolean is no integer: the dict is built anew, and refused."""
+    reg = registry_with()
+    spec: dict[str, Any] = {"kind": "c", "from_device": 1}
+    reg.target(spec)
+    reg.target(spec)
+    spec["from_device"] = True
+    with pytest.raises(tcfg.TargetError, match="from_device"):
+        reg.target(spec)
+
+
+def test_a_nested_dict_is_read_at_every_call() -> None:
+    """A dict holding a dict (a host) is not remembered: a change inside it is seen."""
+    reg = registry_with()
+    host: dict[str, Any] = {"kind": "c", "model": "h1"}
+    spec: dict[str, Any] = {"kind": "c", "host": host}
+    for model in ("h1", "h2"):
+        host["model"] = model
+        reg.target(spec)
+        assert reg.target(spec).attrs["host"].attrs["model"] == model
