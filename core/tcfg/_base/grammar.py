@@ -24,7 +24,8 @@ it only where a nested target's text holds quotes itself, so printing stays line
 the depth where re-escaping would double at every level.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 import re
 from collections.abc import Callable

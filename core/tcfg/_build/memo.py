@@ -8,17 +8,18 @@ changes a result: a hit gives what building again would give.
 This module imports no other module of ``tcfg._build`` (they import it).
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tcfg._base.memo import Memo
+from tcfg._model.features import FeatureValue
 from tcfg._model.kind import Derived
 
 if TYPE_CHECKING:
     from tcfg._model.attrs import BuildContext
-    from tcfg._model.features import FeatureValue
     from tcfg._model.target import Target
 
 __all__ = [

@@ -9,7 +9,8 @@ and, at the outermost level, measures what may print longer than ``MAX_TEXT``. T
 of each set of attribute names (a :class:`~tcfg._build.memo.Shape`) is made once.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
@@ -23,12 +24,12 @@ from tcfg._build.memo import NOTHING, Shape
 from tcfg._build.normal import check_tag, keys_change, without_empty
 from tcfg._build.size import check_size
 from tcfg._model.attrs import TargetList, hashable_values
+from tcfg._model.features import FeatureValue
 from tcfg._model.kind import Compiler, DeriveRequest, TargetKind, check_hashable, check_libs
 from tcfg._model.target import Target
 
 if TYPE_CHECKING:
     from tcfg._build.tables import Tables
-    from tcfg._model.features import FeatureValue
 
 __all__ = ["Given", "finish"]
 
@@ -43,7 +44,7 @@ class Given(NamedTuple):
     text: Any
 
 
-def finish(registry: Tables, read: Given, depth: int, long_values: bool = False, checked: bool = True) -> Target:
+def finish(registry: "Tables", read: Given, depth: int, long_values: bool = False, checked: bool = True) -> Target:
     """The target of a reader's :class:`Given` at nesting ``depth``: defaults, parsers, the Target.
 
     Over a tag, the given values go over the tag's configuration. The reader checked every
@@ -138,7 +139,7 @@ def _canonical_names(kind: TargetKind, attrs: dict[str, Any], text: Any) -> dict
 
 
 def _check_libs(
-    registry: Tables, kind: TargetKind, full: dict[str, Any], features: Mapping[str, FeatureValue], text: Any
+    registry: "Tables", kind: TargetKind, full: dict[str, Any], features: Mapping[str, FeatureValue], text: Any
 ) -> None:
     """Refuse ``-libs`` names that the libraries registered for the kind do not accept for this target."""
     libraries = registry.libraries(kind.name)
@@ -150,7 +151,7 @@ def _check_libs(
 
 
 def _check_names(
-    registry: Tables, kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
+    registry: "Tables", kind: TargetKind, compiler: Compiler | None, attrs: Mapping[str, Any], text: Any
 ) -> None:
     """Refuse attribute names that neither the kind nor the compiler declares."""
     for key in attrs:
@@ -158,7 +159,7 @@ def _check_names(
 
 
 def _new_shape(
-    registry: Tables, key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
+    registry: "Tables", key: tuple[str | None, ...], kind: TargetKind, compiler: Compiler | None, names: Iterable[str]
 ) -> Shape:
     """The shape of ``names``, remembered under ``key``.
 

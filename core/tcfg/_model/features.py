@@ -1,6 +1,7 @@
 """The ``target.features`` namespace: derived hardware facts with names, aliases and provenance."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple, TypeAlias

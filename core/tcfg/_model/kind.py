@@ -1,6 +1,7 @@
 """Target kinds, BYOC compilers, ``-libs`` libraries and what their parsers derive."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,7 +113,7 @@ class DeriveRequest(NamedTuple):
 
     kind: str
     attrs: Mapping[str, Any]
-    registry: RegistryView
+    registry: "RegistryView"
     features: Mapping[str, FeatureValue] = _EMPTY
 
 
@@ -234,7 +235,7 @@ class TargetKind:
             out[name] = value
         return out
 
-    def schema(self, registry: RegistryView | None = None) -> type[Any]:
+    def schema(self, registry: "RegistryView | None" = None) -> type[Any]:
         """A marshmallow schema class of this kind's attributes (nested targets use ``registry``)."""
         from tcfg._model import view
 
@@ -384,7 +385,7 @@ def attr_of(kind: TargetKind, compiler: Compiler | None, name: str) -> Attr | No
     return attr
 
 
-def _attr_blame(registry: RegistryView, kind: TargetKind, compiler: Compiler | None, name: str, method: str) -> str:
+def _attr_blame(registry: "RegistryView", kind: TargetKind, compiler: Compiler | None, name: str, method: str) -> str:
     """``method`` of the type of attribute ``name``, the attribute, its kind and plugin (or compiler), for errors."""
     attr = attr_of(kind, compiler, name)
     if attr is None:  # not the builder's call: it checks every name first
@@ -398,7 +399,7 @@ def _attr_blame(registry: RegistryView, kind: TargetKind, compiler: Compiler | N
 
 def attr_type_failed(
     exc: BaseException,
-    registry: RegistryView,
+    registry: "RegistryView",
     kind: TargetKind,
     compiler: Compiler | None,
     name: str,
@@ -419,7 +420,7 @@ def attr_type_failed(
 
 
 def check_hashable(
-    registry: RegistryView,
+    registry: "RegistryView",
     kind: TargetKind,
     compiler: Compiler | None,
     names: Sequence[str],

@@ -9,7 +9,8 @@ is the plugin's :class:`tcfg.PluginError`. A name the plugin does not answer rea
 ``None`` and is listed by :func:`unanswered` (the core's vocabulary test fails on it).
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache

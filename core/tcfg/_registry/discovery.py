@@ -4,7 +4,8 @@ The entry points are read with the ``importlib-metadata`` distribution, imported
 first scan (never by ``import tcfg``); no plugin module is imported to read them.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 import os
 import re
@@ -120,7 +121,7 @@ def discover(
 
 def _scan(
     path: Sequence[str] | None,
-) -> list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]]:
+) -> "list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]]":
     """Each ``tcfg`` entry point (sorted by name and value) and what its distribution's
     ``tcfg.provides`` entries with the same value declare (None when there are none)."""
     import importlib_metadata
@@ -148,7 +149,7 @@ def _scan(
     return found
 
 
-def _first_of_each(dists: Iterable[importlib_metadata.IDistribution]) -> list[importlib_metadata.IDistribution]:
+def _first_of_each(dists: "Iterable[importlib_metadata.IDistribution]") -> "list[importlib_metadata.IDistribution]":
     """The first distribution of each name, as ``importlib_metadata.entry_points`` keeps it."""
     seen: set[str] = set()
     first = []

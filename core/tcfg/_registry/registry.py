@@ -449,15 +449,14 @@ class Registry:
             dicts = self._dicts
             address = id(spec)
             entry = dicts.get(address)
-            if entry is spec:
-                return self._note_dict(spec, address)
-            if entry is not None and entry[0] is spec:
-                # Seen twice, flat: its target while it still equals the copy (inline: the
-                # core's hottest hit after a cached string; a call costs a tenth of it).
-                _, copy, types, remembered = entry
-                if spec == copy and types == tuple(map(type, spec.values())):
-                    hit: Target = remembered
-                    return hit
+            if entry is not None:
+                if entry is not spec:
+                    # Seen twice, flat: its target while it still equals the copy (inline:
+                    # the core's hottest hit after a cached string).
+                    _, copy, types, remembered = entry
+                    if spec == copy and types == tuple(map(type, spec.values())):
+                        again: Target = remembered
+                        return again
                 return self._note_dict(spec, address)
             made = from_dict(self, spec)
             if len(dicts) >= dicts.limit:

@@ -9,19 +9,18 @@ A user's tag (``register_tag``) is built when it is declared, so that a bad one 
 refused at once.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from tcfg._base.errors import PluginError, TargetError
+from tcfg._model.target import Target
 from tcfg._registry.records import PluginFailure, clash, short_repr
 from tcfg._registry.staging import Manifest, Stage, undeclared
 from tcfg.hookspecs import TagSpec
-
-if TYPE_CHECKING:
-    from tcfg._model.target import Target
 
 __all__ = ["MAX_TAG_NAME", "Make", "TagEntry", "TagInfo", "TagTable", "spec_extras"]
 
@@ -86,7 +85,7 @@ class TagTable:
         self._make = make
         self._is_kind = is_kind
 
-    def fork(self) -> TagTable:
+    def fork(self) -> "TagTable":
         """A new, empty table of the same kind (filled, then put in this one's place)."""
         return TagTable(self._make, self._is_kind)
 
@@ -119,7 +118,7 @@ class TagTable:
             self.built[key] = entry
         return entry
 
-    def adopt_user_tags(self, other: TagTable) -> None:
+    def adopt_user_tags(self, other: "TagTable") -> None:
         """Take ``other``'s user tags (registered with ``register_tag``), replacing plugins' tags of their names."""
         self.infos.update({k: i for k, i in other.infos.items() if i.user})
         self.declared.update({k: i for k, i in other.declared.items() if i.user})
