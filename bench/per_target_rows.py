@@ -116,13 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if row not in best["now"]:
             continue
         now, then = best["now"][row], best.get("baseline", {}).get(row)
-        value = f"{now:.2f} us" + ("" if then is None else f" vs {then:.2f} us = {now / then:.2f}x")
+        shown = f"{now:.2f} us" + ("" if then is None else f" vs {then:.2f} us = {now / then:.2f}x")
         if row == LIST_TAGS:
-            rows.append(Row(row, value, f"< {LIST_TAGS_US:g} us", now < LIST_TAGS_US))
+            rows.append(Row(row, shown, f"< {LIST_TAGS_US:g} us", now < LIST_TAGS_US))
         elif then is not None:
-            rows.append(Row(f"{row} vs the baseline", value, f"<= {SLOWER:g}x", now / then <= SLOWER))
+            rows.append(Row(f"{row} vs the baseline", shown, f"<= {SLOWER:g}x", now / then <= SLOWER))
         else:
-            rows.append(Row(row, value))
+            rows.append(Row(row, shown))
     return report(rows, args.check)
 
 

@@ -24,8 +24,8 @@ from vs_tvm_common import KINDS, TAGS, Items, cpu_us_per_call, distinct, new_con
 
 def measure(repeat: int) -> dict[str, Any]:
     """Every TVM measurement, keyed by the ids :mod:`bench_vs_tvm` looks up."""
-    import tvm  # type: ignore[import-not-found]
-    from tvm.target import Target, list_tags  # type: ignore[import-not-found]
+    import tvm
+    from tvm.target import Target, list_tags
 
     rows: dict[str, float] = {}
     errors: dict[str, str] = {}

@@ -231,9 +231,9 @@ def drift_for(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[
                 names = sorted(n for n, vs in clang_names[arch][what].items() if major in vs and 22 in vs)
                 if arch == "riscv64":  # clang takes generic-rv32 under a 64-bit triple, LLVM does not
                     names = [c for c in names if cpu_ok(major, triple, c, "m") and cpu_ok(22, triple, c, "m")]
-                pairs = [(n, ir_config(f"clang-{major}", triple, option + n), ir_config("clang-22", triple, option + n))
+                tried = [(n, ir_config(f"clang-{major}", triple, option + n), ir_config("clang-22", triple, option + n))
                          for n in names]  # fmt: skip
-                pairs = [(n, old, new) for n, old, new in pairs if old and new]
+                pairs = [(n, old, new) for n, old, new in tried if old and new]
                 olds = subtargets(major, triple, [old for _, old, _ in pairs], probe)
                 news = subtargets(22, triple, [new for _, _, new in pairs], probe)
                 for (name, _, _), old, new in zip(pairs, olds, news, strict=True):
@@ -314,11 +314,12 @@ def modifier_meaning(majors: list[int], clang_names: dict[str, Any], drift: dict
                 moved = drift.get("clang", {}).get("aarch64", {}).get(what, {}).get(start, {}).get(str(major), [])
                 for mod in (ext, f"no{ext}"):
                     spelled = f"{option}{start}+{mod}"
-                    old, new = ir_config(f"clang-{major}", triple, spelled), ir_config("clang-22", triple, spelled)
-                    if (old is None) != (new is None):
+                    old_config = ir_config(f"clang-{major}", triple, spelled)
+                    new_config = ir_config("clang-22", triple, spelled)
+                    if (old_config is None) != (new_config is None):
                         refused.add(ext)
-                    elif old is not None and new is not None:
-                        rows.append((ext, moved, old, new))
+                    elif old_config is not None and new_config is not None:
+                        rows.append((ext, moved, old_config, new_config))
         olds = subtargets(major, triple, [old for _, _, old, _ in rows], probe)
         news = subtargets(22, triple, [new for _, _, _, new in rows], probe)
         differ = set(refused)
@@ -611,7 +612,7 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
     NEON and FPU of :data:`ARM_FPUS_WITHOUT_NEON`, what ``-mcpu=X -mfpu=Y`` reads as
     (``-mcpu=cortex-a53 -mfpu=fp-armv8`` is clang's ``-mcpu=cortex-a53+nosimd+nocrypto``).
     """
-    rows: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
+    rows: list[tuple[int, str, str, frozenset[str], frozenset[str]]] = []
     for major in majors:
         gcc = gcc_cross_32(major).get("arm")
         if gcc is None:
@@ -623,9 +624,9 @@ def gcc_arm_drift(majors: list[int], names: dict[str, dict[str, list[int]]]) -> 
                 if mode is None:
                     continue
                 mods = [s.split("+", 1)[1] for s, vs in per_start.items() if s.split("+", 1)[0] == name and major in vs]
-                spellings = [name, *(f"{name}+{m}" for m in mods)]
-                spellings += [f"{name}+{a}+{b}" for i, a in enumerate(mods) for b in mods[i + 1 :]]
-                for spelled in spellings:
+                forms = [name, *(f"{name}+{m}" for m in mods)]
+                forms += [f"{name}+{a}+{b}" for i, a in enumerate(mods) for b in mods[i + 1 :]]
+                for spelled in forms:
                     ours = clang_arm_macros(option + spelled, mode)
                     if ours:  # clang-22 refuses the spelling otherwise: it has no meaning tcfg can use
                         theirs = arm_macros([gcc, option + spelled, mode, *ARM_FP])
@@ -845,7 +846,7 @@ def main() -> int:
     data["gcc"] = gcc
     _extra_drift(data)
     gcc_parts(data)
-    clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)  # type: ignore[assignment]
+    clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)
     write_table(data)
     print(f"wrote {OUT} (clang {clang_versions}, gcc {gcc_versions})")
     return 0

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import tvm  # type: ignore[import-not-found]
+import tvm
 
 
 def _plain(value: Any) -> Any:

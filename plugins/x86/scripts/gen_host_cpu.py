@@ -205,7 +205,7 @@ class Runner:
         if kind in ("break", "return"):
             return [(have, cpu, kind)]
         if kind == "if":
-            out = []
+            out: list[State] = []
             for branch_have, value in self.truth(stmt[1], have):
                 chosen = stmt[2] if value else stmt[3]
                 out += [(branch_have, cpu, None)] if chosen is None else self.run(chosen, (branch_have, cpu, None))
@@ -278,7 +278,7 @@ def main() -> None:
     if len(args) != 2:
         raise SystemExit(__doc__)
     known = set(json.loads((DATA / "llvm_x86.json").read_text(encoding="utf-8"))["cpus"])
-    data = {
+    data: dict[str, object] = {
         "source": (
             f"LLVM llvm/lib/TargetParser/Host.cpp at {args[1]}: getIntelProcessorTypeAndSubtype and "
             "getAMDProcessorTypeAndSubtype run for every family and model, CPUs LLVM 22 lacks left out, "

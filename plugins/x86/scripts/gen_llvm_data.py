@@ -458,10 +458,10 @@ def generate() -> dict[str, Any]:
             base = clang_features(TRIPLE32, ["-march=i386"]) or []
             implied[feat] = sorted(set(expanded or ()) - set(base) - {feat})
         else:
-            from_clang = clang_features(TRIPLE32, ["-march=i386", "-Xclang", "-target-feature", "-Xclang", f"+{feat}"])
+            with_feat = clang_features(TRIPLE32, ["-march=i386", "-Xclang", "-target-feature", "-Xclang", f"+{feat}"])
             implied[feat] = sorted(
                 {b for b in raw[feat] if b in visible and (feat in only64 or b not in only64)}
-                | {b for b in ignored if b in (from_clang or ())}
+                | {b for b in ignored if b in (with_feat or ())}
             )
 
     clang_implied = {feat: frontend_implies(feat, feat in only64) for feat in isa if feat != "64bit"}
