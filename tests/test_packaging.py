@@ -68,6 +68,30 @@ def test_supported_pythons_are_tested() -> None:
         assert f"[testenv:py{version.replace('.', '')}]" in tox
 
 
+def test_every_script_directory_is_type_checked() -> None:
+    """The lint environment runs mypy over each folder of scripts (tox expands no globs, so each is named)."""
+    lint = (ROOT / "tox.ini").read_text(encoding="utf-8").split("[testenv:lint]", 1)[1].split("\n[", 1)[0]
+    checked = {
+        word
+        for line in lint.splitlines()
+        if line.strip().startswith("mypy") or line.startswith("        ")
+        for word in line.replace("\\", " ").split()
+    }
+    folders = [
+        p
+        for p in (
+            *ROOT.glob("plugins/*/scripts"),
+            ROOT / "core" / "scripts",
+            ROOT / "interop" / "scripts",
+            ROOT / "scripts",
+            ROOT / "bench",
+        )
+        if any(p.glob("*.py"))
+    ]
+    missing = [str(p.relative_to(ROOT)) for p in folders if str(p.relative_to(ROOT)) not in checked]
+    assert not missing, f"add these folders to a mypy line of tox.ini's lint environment: {missing}"
+
+
 needs_dist = pytest.mark.skipif(DIST is None, reason="TCFG_DIST_DIR is set by tox's package environment only")
 
 
