@@ -69,6 +69,33 @@ def test_llc_enables_exactly_the_targets_features(major: int) -> None:
     assert outcome.checks > 500, outcome
 
 
+@pytest.mark.parametrize("major", CLANGS)
+def test_what_llvm_has_without_a_name_is_what_clang_assembles(major: int) -> None:
+    """``llvm.riscv64.base_i``/``in_c`` (``core/scripts/riscv_split.py``) measured again with clang-N.
+
+    The probe tells the containing set from the rest: Zba's ``sh1add`` is not in base I,
+    Zcd's ``c.fld`` not in ``rv64imafd`` (no C), on every version.
+    """
+    from tcfg.plugin import compiler_knows
+
+    path = llvm.find(f"clang-{major}")
+    if path is None:
+        pytest.skip(f"clang-{major} is not installed (Debian clang-{major})")
+    import importlib
+
+    compilers._generator()  # core/scripts on sys.path
+    riscv_split = importlib.import_module("riscv_split")
+
+    table = {
+        within: [ext for ext in probes if compiler_knows("llvm", "riscv64", within, ext, major)]
+        for within, probes in riscv_split.PROBES.items()
+    }
+    assert riscv_split.split_out(path) == table
+    zcd = riscv_split.PROBES["in_c"]["zcd"][1]
+    assert not riscv_split.assembles(path, "rv64i", ("sh1add a0, a1, a2",))
+    assert not riscv_split.assembles(path, "rv64imafd", zcd) and riscv_split.assembles(path, "rv64imafdc", zcd)
+
+
 #: The Debian package of each gcc driver (``{}``: the major version).
 _GCC_PACKAGES = {
     "x86_64": "gcc-{}",

@@ -37,7 +37,9 @@ probe cannot read them; clang's is read from the features it gives a function in
 Drift under other triples of an architecture (32-bit Arm bare metal, riscv32), clang's RISC-V
 drift before LLVM 17 and Hexagon's are measured by ``drift_classes.py`` (see there);
 ``--drift-classes`` recomputes only those. ``clang.riscv64.extensions``, the ISA-string
-extensions each clang's ``-march`` accepts, is asked by ``riscv_march.py`` (``--riscv-extensions``).
+extensions each clang's ``-march`` accepts, is asked by ``riscv_march.py`` (``--riscv-extensions``), and so is
+``llvm.riscv64.base_i`` and ``in_c``, the extensions an older LLVM has only inside base I or C, by
+``riscv_split.py`` (``--riscv-split``).
 
 ``clang.aarch64.modifiers`` lists, per ``+ext`` name, the clang versions whose ``+ext`` and
 ``+noext`` mean clang-22's (:func:`modifier_meaning`); ``clang.hexagon`` the driver's Hexagon
@@ -750,10 +752,17 @@ def _refresh_riscv_extensions() -> int:
     return refresh()
 
 
+def _refresh_riscv_split() -> int:
+    from riscv_split import refresh  # beside this script
+
+    return refresh()
+
+
 #: The partial modes: each recomputes one part of the table from the names already in it.
 _MODES = {
     "gcc_cross": ("--gcc-cross", "only the 32-bit Arm and RISC-V gcc parts", refresh_gcc_cross),
     "riscv_extensions": ("--riscv-extensions", "only clang's RISC-V -march extensions", _refresh_riscv_extensions),
+    "riscv_split": ("--riscv-split", "only the RISC-V extensions an LLVM has inside base I or C", _refresh_riscv_split),
     "drift_classes": (
         "--drift-classes",
         "only the triple-class, RISC-V before 17 and Hexagon drift",
@@ -799,8 +808,10 @@ def main() -> int:
             if arch in clang and arch != "hexagon":
                 add(clang[arch], "cpus", driver_cpus(tool, triple), major)
         from riscv_march import march_extensions  # beside this script
+        from riscv_split import add_split
 
         add(clang["riscv64"], "extensions", march_extensions(tool), major)
+        add_split(llvm["riscv64"], tool, major)
         hexagon_cpus, hexagon_options = hexagon_driver(tool)
         add(clang["hexagon"], "cpus", hexagon_cpus, major)
         add(clang["hexagon"], "options", hexagon_options, major)

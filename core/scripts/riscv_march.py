@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import json
 import shutil
+from collections.abc import Callable
 from typing import Any
 
 import generate_compilers as gen
@@ -22,6 +23,8 @@ import generate_compilers as gen
 #: LLVM's canonical order of the single-letter extensions after the base.
 CANONICAL = "mafdqlcbkjtpvnh"
 _BASES = ("", "mafdc", "mafdcv")
+#: What a partial mode measures with one clang: ``(table, clang, major)``, adding to ``table``.
+Measure = Callable[[dict[str, dict[str, list[int]]], str, int], None]
 
 
 def candidates() -> list[str]:
@@ -51,19 +54,37 @@ def march_extensions(tool: str) -> list[str]:
     return found
 
 
-def refresh() -> int:
-    """``--riscv-extensions``: recompute only ``clang.riscv64.extensions`` from the installed clangs."""
-    data: dict[str, Any] = json.loads(gen.OUT.read_text(encoding="utf-8"))
+def installed_clangs(data: dict[str, Any]) -> dict[int, str] | None:
+    """Each clang of the table's versions, or None (with a message) when one is not installed."""
     tools = {major: shutil.which(f"clang-{major}") for major in data["versions"]["clang"]}
     missing = [f"clang-{major}" for major, tool in tools.items() if tool is None]
     if missing:
         print(f"{', '.join(missing)} not installed: rerun the whole generator without them, or install them")
+        return None
+    return {major: str(tool) for major, tool in tools.items()}
+
+
+def refresh_part(tool_key: str, measure: Measure, what: str) -> int:
+    """Recompute the keys of ``data[tool_key]["riscv64"]`` that ``measure(table, clang, major)`` fills, per clang."""
+    data: dict[str, Any] = json.loads(gen.OUT.read_text(encoding="utf-8"))
+    tools = installed_clangs(data)
+    if tools is None:
         return 1
     table: dict[str, dict[str, list[int]]] = {}
     for major, tool in tools.items():
-        gen.add(table, "extensions", march_extensions(str(tool)), major)
-    data["clang"]["riscv64"]["extensions"] = table["extensions"]
+        measure(table, tool, major)
+    data[tool_key]["riscv64"].update(table)
     data["source"]["date"] = datetime.date.today().isoformat()
     gen.write_table(data)
-    print(f"refreshed clang.riscv64.extensions in {gen.OUT}")
+    print(f"refreshed {what} in {gen.OUT}")
     return 0
+
+
+def _add_extensions(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
+    table.setdefault("extensions", {})
+    gen.add(table, "extensions", march_extensions(tool), major)
+
+
+def refresh() -> int:
+    """``--riscv-extensions``: recompute only ``clang.riscv64.extensions`` from the installed clangs."""
+    return refresh_part("clang", _add_extensions, "clang.riscv64.extensions")

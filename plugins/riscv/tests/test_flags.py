@@ -6,6 +6,7 @@ import pytest
 
 import tcfg
 from tcfg.plugin import compiler_drift
+from tcfg_riscv.spelling import nameless
 
 
 def test_a_cpu_whose_meaning_differs_gets_the_targets_isa_string(reg: tcfg.Registry) -> None:
@@ -63,7 +64,56 @@ def test_llc_gets_the_generic_cpu_with_every_extension(reg: tcfg.Registry) -> No
 
 
 def test_no_isa_string_when_the_llvm_lacks_an_extension(reg: tcfg.Registry) -> None:
-    with pytest.raises(tcfg.TargetError, match=r"clang 16 .* knows neither CPU 'sifive-p550' nor the extension"):
+    """LLVM 13 has no Zba or Zbb: P550 is refused there, naming 15 (the first with them and Zcd in C)."""
+    cg = tcfg.Target(P550, registry=reg).codegen()
+    for tool in ("clang", "llc"):
+        with pytest.raises(
+            tcfg.TargetError,
+            match=rf"{tool} 13 .* CPU 'sifive-p550' nor the extension\(s\) zba, zbb; {tool} 15 is the first",
+        ):
+            cg.flags(tool, 13)
+
+
+def test_the_generated_table_has_what_llvm_13_to_16_have_without_a_name() -> None:
+    """Measured (core/scripts/riscv_split.py): base I 2.0 holds Zicsr, Zifencei and the counters; C holds Zcd, Zcf."""
+    from tcfg.plugin import compiler_knows
+
+    for within, exts in (("base_i", ("zicsr", "zifencei", "zicntr", "zihpm")), ("in_c", ("zcd", "zcf"))):
+        for ext in exts:
+            has = [v for v in (13, 14, 15, 16, 19, 22) if compiler_knows("llvm", "riscv64", within, ext, v)]
+            named = [v for v in (13, 14, 15, 16, 19, 22) if compiler_knows("llvm", "riscv64", "features", ext, v)]
+            assert (has, named) == ([13, 14, 15, 16], [19, 22]), (within, ext)
+    assert not compiler_knows("llvm", "riscv64", "base_i", "zba", 13)  # an extension of its own, then and now
+
+
+def test_nameless_needs_c_for_what_c_holds() -> None:
+    assert nameless("zifencei", {"m"}, 16) and not nameless("zifencei", {"m"}, 19)
+    assert nameless("zcd", {"c", "d"}, 16) and not nameless("zcd", {"d", "zca"}, 16)  # no C: Zcd is not in it
+    assert not nameless("zba", {"c"}, 13)
+
+
+def test_llvm_15_and_16_spell_p550_without_the_names_they_lack(reg: tcfg.Registry) -> None:
+    """Zicsr, Zifencei (base I there) and Zcd (C with D there) have no name in LLVM 16: rv64i...c says them."""
+    cg = tcfg.Target(P550, registry=reg).codegen()
+    assert cg.flags("clang", 16) == ["--target=riscv64-linux-gnu", "-march=rv64imafdc_zmmul_zba_zbb"]
+    flags = cg.flags("llc", 15)
+    assert flags[:2] == ["-mtriple=riscv64-linux-gnu", "-mcpu=generic-rv64"]
+    assert set(flags[2].partition("=")[2].split(",")) == {"+a", "+c", "+d", "+f", "+m", "+zmmul", "+zba", "+zbb"}
+
+
+def test_a_version_whose_base_i_lacks_zicsr_still_refuses(reg: tcfg.Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the measurement (no base I or C holds them), LLVM 16 lacks Zcd and Zifencei and refuses P550."""
+    import tcfg_riscv.spelling as spelling
+
+    real = spelling.compiler_knows
+
+    def knows(tool: str, arch: str, what: str, name: str, version: int) -> bool:
+        return what not in ("base_i", "in_c") and real(tool, arch, what, name, version)
+
+    monkeypatch.setattr(spelling, "compiler_knows", knows)
+    with pytest.raises(
+        tcfg.TargetError, match=r"clang 16 .* nor the extension\(s\) zcd, zifencei; clang 19 is the first"
+    ):
         tcfg.Target(P550, registry=reg).codegen().flags("clang", 16)
 
 
