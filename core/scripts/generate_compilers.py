@@ -8,7 +8,8 @@ major versions that accept it:
 
 - ``llvm``: the backend's CPU and feature names (what ``llc -mcpu``/``-mattr`` and clang's
   ``-target-feature`` take), from ``clang-N -Xclang -target-feature -Xclang +help``,
-  which prints the backend's tables (the same LLVM as ``llc-N``);
+  which prints the backend's tables (the same LLVM as ``llc-N``), or, where that prints
+  nothing (clang-14 for RISC-V), from that LLVM's ``llc -mattr=help``;
 - ``clang``: the driver's CPU names (``--print-supported-cpus``), AArch64's ``+ext``
   names (``-march=armv8-a+EXT`` accepted), x86's ``-mFEATURE`` options (accepted);
 - ``gcc``: the CPU names and AArch64 ``+ext`` names gcc lists in its "valid arguments"
@@ -39,7 +40,8 @@ drift before LLVM 17 and Hexagon's are measured by ``drift_classes.py`` (see the
 ``--drift-classes`` recomputes only those. ``clang.riscv64.extensions``, the ISA-string
 extensions each clang's ``-march`` accepts, is asked by ``riscv_march.py`` (``--riscv-extensions``), and so is
 ``llvm.riscv64.base_i`` and ``in_c``, the extensions an older LLVM has only inside base I or C, by
-``riscv_split.py`` (``--riscv-split``).
+``riscv_split.py`` (``--riscv-split``). ``--riscv-backend`` recomputes only ``llvm.riscv64.cpus`` and
+``features``.
 
 ``clang.aarch64.modifiers`` lists, per ``+ext`` name, the clang versions whose ``+ext`` and
 ``+noext`` mean clang-22's (:func:`modifier_meaning`); ``clang.hexagon`` the driver's Hexagon
@@ -85,10 +87,28 @@ def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
 
 
 def backend_names(clang: str, triple: str) -> tuple[list[str], list[str]]:
-    """(CPU names, feature names) of the backend inside ``clang`` for ``triple``."""
+    """(CPU names, feature names) of the backend inside ``clang`` for ``triple``.
+
+    Read from clang's ``-target-feature +help``; where that prints no name at all (clang-14
+    for RISC-V: exit 0, no output), from the ``llc`` of the same LLVM (beside ``clang``'s
+    real path, ``/usr/lib/llvm-N/bin/llc``) with ``-mtriple=TRIPLE -mattr=help``, which
+    prints the same backend's CPU and feature tables. Only then: every other version's
+    names are clang's.
+    """
     out = run([clang, f"--target={triple}", "-Xclang", "-target-feature", "-Xclang", "+help", "-c", "-x", "c",
                os.devnull, "-o", os.devnull])  # fmt: skip
-    text = out.stdout + out.stderr
+    cpus, feats = help_names(out.stdout + out.stderr)
+    if cpus or feats:
+        return cpus, feats
+    llc = Path(shutil.which(clang) or clang).resolve().parent / "llc"
+    if not llc.is_file():
+        return cpus, feats
+    out = run([str(llc), f"-mtriple={triple}", "-mattr=help", os.devnull, "-o", os.devnull])
+    return help_names(out.stdout + out.stderr)
+
+
+def help_names(text: str) -> tuple[list[str], list[str]]:
+    """(CPU names, feature names) of an LLVM ``+help``/``-mattr=help`` listing (its two tables)."""
     cpus_part, _, feats_part = text.partition("Available features for this target:")
     item = re.compile(r"^\s{2}(\S+)\s+- ", re.M)
     return item.findall(cpus_part), item.findall(feats_part.split("Use +feature")[0])
@@ -752,6 +772,20 @@ def _refresh_riscv_extensions() -> int:
     return refresh()
 
 
+def _add_riscv_backend(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
+    cpus, feats = backend_names(tool, TRIPLES["riscv64"])
+    for what, names in (("cpus", cpus), ("features", feats)):
+        table.setdefault(what, {})
+        add(table, what, names, major)
+
+
+def _refresh_riscv_backend() -> int:
+    """``--riscv-backend``: recompute only ``llvm.riscv64.cpus``/``features`` (:func:`backend_names`) per clang."""
+    from riscv_march import refresh_part  # beside this script
+
+    return refresh_part("llvm", _add_riscv_backend, "llvm.riscv64.cpus and features")
+
+
 def _refresh_riscv_split() -> int:
     from riscv_split import refresh  # beside this script
 
@@ -762,6 +796,7 @@ def _refresh_riscv_split() -> int:
 _MODES = {
     "gcc_cross": ("--gcc-cross", "only the 32-bit Arm and RISC-V gcc parts", refresh_gcc_cross),
     "riscv_extensions": ("--riscv-extensions", "only clang's RISC-V -march extensions", _refresh_riscv_extensions),
+    "riscv_backend": ("--riscv-backend", "only LLVM's RISC-V CPU and feature names", _refresh_riscv_backend),
     "riscv_split": ("--riscv-split", "only the RISC-V extensions an LLVM has inside base I or C", _refresh_riscv_split),
     "drift_classes": (
         "--drift-classes",
