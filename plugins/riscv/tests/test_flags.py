@@ -81,6 +81,18 @@ def test_llvm_14_has_its_backends_names(reg: tcfg.Registry) -> None:
             x280.flags(tool, 14)
 
 
+def test_clang_13_to_15_give_generic_rv64_g_under_linux(reg: tcfg.Registry) -> None:
+    """clang 13-15 give ``-mcpu=generic-rv64`` A, C, D, F under a Linux triple (measured): the flags take them off."""
+    spec = "llvm -mtriple=riscv64-linux-gnu -mcpu=generic-rv64 -mattr=+m"
+    cg = tcfg.Target(spec, registry=reg).codegen()
+    for version in (13, 14, 15):
+        assert compiler_drift("clang", "riscv64", "cpus", "generic-rv64", version) == ("+a", "+c", "+d", "+f", "+m")
+        items = [
+            arg for item in ("-a", "-c", "-d", "-f", "+m") for arg in ("-Xclang", "-target-feature", "-Xclang", item)
+        ]
+        assert cg.flags("clang", version) == ["--target=riscv64-linux-gnu", "-mcpu=generic-rv64", *items]
+
+
 def test_no_isa_string_when_the_llvm_lacks_an_extension(reg: tcfg.Registry) -> None:
     """LLVM 13 has no Zba or Zbb: P550 is refused there, naming 14 (the first with them and Zcd in C)."""
     cg = tcfg.Target(P550, registry=reg).codegen()
