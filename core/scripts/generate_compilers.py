@@ -436,8 +436,10 @@ def gcc_options_enabled(gcc: str, cpu: str, options: set[str]) -> list[str]:
 
 
 def add(table: dict[str, dict[str, list[int]]], what: str, names: Iterable[str], version: int) -> None:
+    """Note that ``version`` has each of ``names`` in ``table[what]`` (made, if absent, even for no names)."""
+    bucket = table.setdefault(what, {})
     for name in names:
-        table.setdefault(what, {}).setdefault(name, []).append(version)
+        bucket.setdefault(name, []).append(version)
 
 
 def refresh_drift() -> int:
@@ -775,7 +777,6 @@ def _refresh_riscv_extensions() -> int:
 def _add_riscv_backend(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
     cpus, feats = backend_names(tool, TRIPLES["riscv64"])
     for what, names in (("cpus", cpus), ("features", feats)):
-        table.setdefault(what, {})
         add(table, what, names, major)
 
 

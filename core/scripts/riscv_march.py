@@ -81,7 +81,6 @@ def refresh_part(tool_key: str, measure: Measure, what: str) -> int:
 
 
 def _add_extensions(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
-    table.setdefault("extensions", {})
     gen.add(table, "extensions", march_extensions(tool), major)
 
 

@@ -72,7 +72,6 @@ def split_out(tool: str) -> dict[str, list[str]]:
 def add_split(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
     """Add clang ``tool`` (``major``)'s :func:`split_out` to ``table`` (``llvm.riscv64``); every key is present."""
     for within, exts in split_out(tool).items():
-        table.setdefault(within, {})
         gen.add(table, within, exts, major)
 
 
