@@ -134,18 +134,24 @@ def _scan(
     # A distribution's entry points share its one Distribution object: pairing by its
     # identity reads no metadata (its name would parse every distribution's METADATA).
     # One pass over every entry point: ``EntryPoints.select`` would walk them once per group.
-    declared: dict[tuple[int, str], set[tuple[str, str]]] = {}
+    # The ~1,000 names are gathered as they come, and split once per plugin that is found.
+    named: dict[tuple[int, str], list[str]] = {}
     hooks = []
     for ep in everything:
         if ep.group == PROVIDES:
-            space, _, name = ep.name.partition(".")
-            declared.setdefault((id(ep.dist), _object_path(ep.value)), set()).add((space, name))
+            named.setdefault((id(ep.dist), ep.value), []).append(ep.name)
         elif ep.group == GROUP:
             hooks.append(ep)
-    found = []
+    declared: dict[tuple[int, str], list[str]] = {}
+    for (dist, value), names in named.items():
+        declared.setdefault((dist, _object_path(value)), []).extend(names)
+    found: "list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]]" = []
     for ep in sorted(hooks, key=lambda e: (e.name, e.value)):
         provided = declared.get((id(ep.dist), _object_path(ep.value)))
-        found.append((ep, None if provided is None else frozenset(provided)))
+        if provided is None:
+            found.append((ep, None))
+        else:
+            found.append((ep, frozenset((space, name) for space, _, name in (n.partition(".") for n in provided))))
     return found
 
 

@@ -268,7 +268,7 @@ class Loader:
             self.rank.setdefault(cand.name, len(self.rank))
             if cand.provides is not None and cand.name not in self._manifests:
                 self._manifests[cand.name] = cand.provides
-                for key in sorted(cand.provides):
+                for key in cand.provides:  # each list keeps rank order; the keys' order matters nowhere
                     self.providers.setdefault(key, []).append(cand.name)
             if index <= last_eager:
                 now.append(cand)
