@@ -13,7 +13,10 @@ inflate (on an idle machine it is close to wall time):
   wheel would have compiled bytecode): one that only imports tcfg (budget 1.5x: importing
   does no work); one that imports tcfg, builds one AArch64 target from a dict and reads a
   feature, against one that imports pluggy and scans the ``tcfg`` entry points with
-  importlib-metadata (the cost of tcfg's own tools; budget: at most 25 ms more); one that
+  importlib-metadata (the cost of tcfg's own tools; budget: at most 25 ms more), and for
+  information one that does what that one does and then imports the first target's shape
+  alone (:mod:`first_target_shape`: as many empty modules, the same record types, the same
+  standard modules); one that
   imports tcfg, loads every installed plugin and builds one tag target (the first of
   ``tcfg.list_tags()``, or ``llvm`` when no tag is installed; no budget); and per
   installed plugin, its load cost:
@@ -54,7 +57,10 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import first_target_shape
 
 import tcfg
 
@@ -213,11 +219,17 @@ def measure(runs: int, repeat: int) -> list[Row]:
         "start": Child(START_CHILD),
         "full": Child(CHILD),
     }
+    shape = first_target_shape.probe(TOOLS_CHILD, START_CHILD)
+    package = tempfile.TemporaryDirectory(prefix="tcfg-bench-shape-")
+    path = os.pathsep.join(p for p in (package.name, os.environ.get("PYTHONPATH", "")) if p)
+    shape_code = first_target_shape.write_package(shape, Path(package.name))
+    children["shape"] = Child(TOOLS_CHILD + shape_code, (("PYTHONPATH", path),))
     for count in range(len(plugins) + 1):  # the core, then one more plugin each, in load order
         loaded = ",".join(plugins[:count])
         children[f"load {count}"] = Child(LOAD_CHILD, ((only, loaded),))
         children[f"tags {count}"] = Child(TAGS_CHILD, ((only, loaded),))
-    timed = fresh_processes(children, runs)
+    with package:
+        timed = fresh_processes(children, runs)
     bare = timed["bare"]
     for key, what, budget in (
         ("import", "import tcfg", 1.5),
@@ -248,6 +260,17 @@ def measure(runs: int, repeat: int) -> list[Row]:
             over <= OVER_TOOLS_MS,
         )
     )
+    fixed = timed["shape"].cpu - timed["tools"].cpu
+    dataclasses = sum("dataclass" in r for r in shape["records"])
+    rows.append(
+        Row(
+            f"  of which its shape alone: {len(shape['modules'])} empty modules with its {dataclasses} dataclass "
+            f"and {len(shape['records']) - dataclasses} NamedTuple types, and "
+            f"{', '.join(first_target_shape.top(shape))}, CPU",
+            f"{timed['shape'].cpu:.1f} ms - {timed['tools'].cpu:.1f} ms = {fixed:+.1f} ms",
+        )
+    )
+    rows.append(Row("  and the rest: tcfg's work and module bodies, CPU", f"{over - fixed:+.1f} ms"))
     rows.append(Row("fresh process loading the core alone (no plugin), CPU", f"{timed['load 0'].cpu:.1f} ms"))
     for count, name in enumerate(plugins, 1):  # a plugin may need those before it (tensorrt: cuda)
         load = timed[f"load {count}"].cpu - timed[f"load {count - 1}"].cpu

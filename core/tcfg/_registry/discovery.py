@@ -145,7 +145,7 @@ def _scan(
     declared: dict[tuple[int, str], list[str]] = {}
     for (dist, value), names in named.items():
         declared.setdefault((dist, _object_path(value)), []).extend(names)
-    found: "list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]]" = []
+    found: list[tuple[importlib_metadata.EntryPoint, frozenset[tuple[str, str]] | None]] = []
     for ep in sorted(hooks, key=lambda e: (e.name, e.value)):
         provided = declared.get((id(ep.dist), _object_path(ep.value)))
         if provided is None:
