@@ -151,6 +151,10 @@ class _Handle:
     def __init__(self, plugin: object) -> None:
         self.tcfg_plugin_object = plugin
 
+    def __dir__(self) -> list[str]:
+        """The hook implementations only: what pluggy looks through when the handle is registered."""
+        return [name for name in vars(self) if name != "tcfg_plugin_object"]
+
     def __repr__(self) -> str:
         return repr(self.tcfg_plugin_object)
 
