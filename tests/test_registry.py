@@ -377,3 +377,23 @@ def test_package_json_reads_a_data_file_of_an_imported_package(tmp_path: Any, mo
     assert package_json("tablepkg", "data/t.json") == {"a": [1, 2]}
     with pytest.raises(FileNotFoundError):
         package_json("tablepkg", "data/missing.json")
+
+
+def test_package_json_reads_a_data_file_of_a_package_in_a_zip_file(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import zipfile
+
+    from tcfg.plugin import package_json
+
+    archive = tmp_path / "tables.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zippedtables/__init__.py", "")
+        zipped.writestr("zippedtables/data/t.json", '{"b": {"c": true}}')
+    monkeypatch.syspath_prepend(str(archive))
+    monkeypatch.delitem(sys.modules, "zippedtables", raising=False)
+
+    assert package_json("zippedtables", "data/t.json") == {"b": {"c": True}}
+    assert sys.modules["zippedtables"].__spec__.loader.__class__.__name__ == "zipimporter"
+    with pytest.raises(FileNotFoundError):
+        package_json("zippedtables", "data/missing.json")
