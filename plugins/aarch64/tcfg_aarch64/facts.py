@@ -9,12 +9,14 @@ family's table is read when a target of that family is first resolved, and AArch
 architectures and each of its CPUs when first needed.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, cached_property
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from tcfg.plugin import package_json
 
@@ -40,6 +42,7 @@ __all__ = [
 ]
 
 _NOTHING: frozenset[str] = frozenset()
+_NO_VERSION_ADDS: Mapping[str, frozenset[str]] = MappingProxyType({})
 #: The families, in the order a name both have is taken (``cortex-a72`` is AArch64).
 FAMILIES = ("aarch64", "arm")
 
@@ -67,7 +70,7 @@ def family_with(what: str, name: str) -> str | None:
     return next((f for f in FAMILIES if name in names(f, what)), None)
 
 
-def family_table(name: str) -> Family:
+def family_table(name: str) -> "Family":
     """The tables of the family ``name`` (``aarch64`` or ``arm``)."""
     return aarch64() if name == "aarch64" else arm()
 
@@ -87,30 +90,19 @@ def _a_version(flag: str) -> tuple[int, int] | None:
     return int(major), int(minor or 0)
 
 
-class Ext:
+class Ext(NamedTuple):
     """What ``+ext`` and ``+noext`` do (``None``: clang refuses that spelling here).
 
     ``plus_removes`` is what ``+ext`` turns off (clang's ``armv7e-m+fp`` drops the default
     FPU); ``version_adds`` the extra features ``+ext`` adds at an architecture version
-    (``fp16`` adds ``fp16fml`` from 8.4). (The records of this module are plain slotted
-    classes: a NamedTuple class costs a fresh process a fifth of a millisecond to create.)
+    (``fp16`` adds ``fp16fml`` from 8.4).
     """
 
-    __slots__ = ("adds", "no_adds", "plus_removes", "removes", "version_adds")
-
-    def __init__(
-        self,
-        adds: frozenset[str] | None,
-        removes: frozenset[str] | None,
-        no_adds: frozenset[str] = _NOTHING,
-        plus_removes: frozenset[str] = _NOTHING,
-        version_adds: Mapping[str, frozenset[str]] | None = None,
-    ) -> None:
-        self.adds = adds
-        self.removes = removes
-        self.no_adds = no_adds
-        self.plus_removes = plus_removes
-        self.version_adds: Mapping[str, frozenset[str]] = version_adds or {}
+    adds: frozenset[str] | None
+    removes: frozenset[str] | None
+    no_adds: frozenset[str] = _NOTHING
+    plus_removes: frozenset[str] = _NOTHING
+    version_adds: Mapping[str, frozenset[str]] = _NO_VERSION_ADDS
 
 
 class ExtTable:
@@ -151,7 +143,7 @@ class ExtTable:
 _NO_EXTENSIONS = ExtTable()
 
 
-class CpuEntry:
+class CpuEntry(NamedTuple):
     """One CPU as LLVM defines it: features, architecture and (Arm) ABI facts.
 
     ``features`` is what the backend has for clang's ``-mcpu`` (clang's CPU table closed
@@ -162,51 +154,21 @@ class CpuEntry:
     to this CPU (clang applies it to the CPU's own FPU).
     """
 
-    __slots__ = (
-        "arch",
-        "arch_version",
-        "clang",
-        "extensions",
-        "features",
-        "fpu",
-        "llc_features",
-        "llvm_cpu",
-        "name",
-        "profile",
-        "soft_drops",
-        "triple_arch",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        llvm_cpu: str,
-        arch: str,
-        arch_version: str,
-        profile: str,
-        features: frozenset[str],
-        llc_features: frozenset[str] = _NOTHING,
-        triple_arch: str = "",
-        fpu: str = "none",
-        soft_drops: frozenset[str] = _NOTHING,
-        clang: tuple[str, ...] = (),
-        extensions: ExtTable = _NO_EXTENSIONS,
-    ) -> None:
-        self.name = name
-        self.llvm_cpu = llvm_cpu
-        self.arch = arch
-        self.arch_version = arch_version
-        self.profile = profile
-        self.features = features
-        self.llc_features = llc_features
-        self.triple_arch = triple_arch
-        self.fpu = fpu
-        self.soft_drops = soft_drops
-        self.clang = clang
-        self.extensions = extensions
+    name: str
+    llvm_cpu: str
+    arch: str
+    arch_version: str
+    profile: str
+    features: frozenset[str]
+    llc_features: frozenset[str] = _NOTHING
+    triple_arch: str = ""
+    fpu: str = "none"
+    soft_drops: frozenset[str] = _NOTHING
+    clang: tuple[str, ...] = ()
+    extensions: ExtTable = _NO_EXTENSIONS
 
 
-class ArchTable:
+class ArchTable(NamedTuple):
     """An architecture version (``-march`` name) and the LLVM features it implies.
 
     ``clang`` is the feature string clang's ``-march`` gives the backend (its hardware
@@ -216,42 +178,16 @@ class ArchTable:
     ``soft_drops`` what clang turns off for this architecture under the soft-float ABI.
     """
 
-    __slots__ = (
-        "clang",
-        "clang_cpu",
-        "extensions",
-        "features",
-        "llc_features",
-        "name",
-        "profile",
-        "soft_drops",
-        "triple_arch",
-        "version",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        version: str,
-        profile: str,
-        features: frozenset[str],
-        triple_arch: str = "",
-        clang: tuple[str, ...] = (),
-        llc_features: frozenset[str] = _NOTHING,
-        extensions: ExtTable = _NO_EXTENSIONS,
-        clang_cpu: str = "generic",
-        soft_drops: frozenset[str] = _NOTHING,
-    ) -> None:
-        self.name = name
-        self.version = version
-        self.profile = profile
-        self.features = features
-        self.triple_arch = triple_arch
-        self.clang = clang
-        self.llc_features = llc_features
-        self.extensions = extensions
-        self.clang_cpu = clang_cpu
-        self.soft_drops = soft_drops
+    name: str
+    version: str
+    profile: str
+    features: frozenset[str]
+    triple_arch: str = ""
+    clang: tuple[str, ...] = ()
+    llc_features: frozenset[str] = _NOTHING
+    extensions: ExtTable = _NO_EXTENSIONS
+    clang_cpu: str = "generic"
+    soft_drops: frozenset[str] = _NOTHING
 
 
 class CpuTable(Mapping[str, CpuEntry]):

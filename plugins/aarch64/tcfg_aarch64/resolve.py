@@ -14,9 +14,11 @@ All closures are precomputed in the generated tables, so resolving is a few set
 operations.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each string
+# annotation of a field into a ForwardRef (docs/performance.md, "Evaluated annotations").
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from tcfg.plugin import AttributeValueError, closest
 from tcfg_aarch64.facts import ArchTable, CpuEntry, ExtTable, Family, clang_on, family_table, family_with, index
@@ -26,7 +28,7 @@ __all__ = ["Resolved", "family_of_cpu", "fpu_name", "minimal", "resolve", "split
 _PROFILE = {"a": "A", "r": "R", "m": "M"}
 
 
-class Resolved:
+class Resolved(NamedTuple):
     """The outcome: final LLVM features, where each came from, and the ABI facts.
 
     ``start`` names where the feature set began (``("cpu", name)``, ``("arch", name)``,
@@ -40,72 +42,26 @@ class Resolved:
     -march picks, else generic; ``clang_on`` what clang's own feature string for that
     CPU turns on, before the backend removes what it implies away (32-bit Arm's
     ``+armv7-a`` goes with ``-neon``).
-
-    (A slotted class: one is made per new CPU configuration, where a frozen dataclass's
-    ``__init__`` cost a microsecond, and creating a NamedTuple class with this many
-    fields costs a fresh process a quarter of a millisecond.)
     """
 
-    __slots__ = (
-        "arch",
-        "arch_version",
-        "baseline",
-        "changes",
-        "clang_on",
-        "codegen_cpu",
-        "cpu",
-        "family",
-        "features",
-        "float_abi",
-        "float_abi_why",
-        "llc_baseline",
-        "passthrough",
-        "profile",
-        "start",
-        "start_features",
-        "start_why",
-        "triple_arch",
-    )
-
-    def __init__(
-        self,
-        family: Family,
-        cpu: CpuEntry | None,
-        start: tuple[str, str],
-        start_why: str,
-        start_features: frozenset[str],
-        arch: str,
-        arch_version: str,
-        profile: str,
-        features: frozenset[str],
-        baseline: frozenset[str],
-        llc_baseline: frozenset[str],
-        changes: dict[str, str],
-        float_abi: str,
-        float_abi_why: str,
-        triple_arch: str,
-        passthrough: tuple[str, ...],
-        codegen_cpu: str,
-        clang_on: frozenset[str],
-    ) -> None:
-        self.family = family
-        self.cpu = cpu
-        self.start = start
-        self.start_why = start_why
-        self.start_features = start_features
-        self.arch = arch
-        self.arch_version = arch_version
-        self.profile = profile
-        self.features = features
-        self.baseline = baseline
-        self.llc_baseline = llc_baseline
-        self.changes = changes
-        self.float_abi = float_abi
-        self.float_abi_why = float_abi_why
-        self.triple_arch = triple_arch
-        self.passthrough = passthrough
-        self.codegen_cpu = codegen_cpu
-        self.clang_on = clang_on
+    family: Family
+    cpu: CpuEntry | None
+    start: tuple[str, str]
+    start_why: str
+    start_features: frozenset[str]
+    arch: str
+    arch_version: str
+    profile: str
+    features: frozenset[str]
+    baseline: frozenset[str]
+    llc_baseline: frozenset[str]
+    changes: dict[str, str]
+    float_abi: str
+    float_abi_why: str
+    triple_arch: str
+    passthrough: tuple[str, ...]
+    codegen_cpu: str
+    clang_on: frozenset[str]
 
 
 def split_mods(text: str) -> tuple[str, list[str]]:
