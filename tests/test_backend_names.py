@@ -1,4 +1,5 @@
-"""``generate_compilers.py``'s ``backend_names``: clang's ``+help`` tables, or llc's where clang prints none.
+"""``compiler_probes.py``'s ``backend_names``, which ``generate_compilers.py`` uses: clang's ``+help``
+tables, or llc's where clang prints none.
 
 The fallback is tested with a fake runner (no tools); the real clang-14, whose ``+help``
 prints nothing for RISC-V, is asked too where it is installed.
@@ -32,9 +33,9 @@ Use +feature to enable a feature, or -feature to disable it.
 
 @pytest.fixture
 def gen(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """``core/scripts/generate_compilers.py``, imported with its folder on ``sys.path`` for the test."""
+    """``core/scripts/compiler_probes.py``, imported with its folder on ``sys.path`` for the test."""
     monkeypatch.syspath_prepend(str(ROOT / "core" / "scripts"))
-    return importlib.import_module("generate_compilers")
+    return importlib.import_module("compiler_probes")
 
 
 def _fake(monkeypatch: pytest.MonkeyPatch, gen: ModuleType, clang_help: str, llc_help: str) -> list[list[str]]:

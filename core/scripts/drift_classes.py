@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import generate_compilers as gen
+import compiler_probes as ask
 
 from tcfg._model.compilers import undo
 
@@ -65,7 +65,7 @@ def _both(names: dict[str, list[int]], major: int) -> list[str]:
 @functools.cache
 def _ir_triple(triple: str, cpu: str) -> str | None:
     """The triple clang-22 makes of ``--target=triple -mcpu=cpu`` (``thumbv7em-unknown-none-eabi``)."""
-    done = gen.run(["clang-22", f"--target={triple}", f"-mcpu={cpu}", "-S", "-emit-llvm", "-o", "-", "-x", "c",
+    done = ask.run(["clang-22", f"--target={triple}", f"-mcpu={cpu}", "-S", "-emit-llvm", "-o", "-", "-x", "c",
                     "/dev/null"])  # fmt: skip
     found = re.search(r'^target triple = "([^"]+)"', done.stdout, re.M)
     return found.group(1) if done.returncode == 0 and found else None
@@ -87,9 +87,9 @@ def _class_triples(arch: str, base: str, cpus: list[str]) -> dict[str, list[str]
 
 def _probe(major: int, arch: str, triple: str, llvm_names: Names) -> list[str]:
     feats = set(_both(llvm_names[arch]["features"], major))
-    probe = sorted(gen.hardware(arch) & feats)
+    probe = sorted(ask.hardware(arch) & feats)
     if arch == "riscv64":
-        probe = [f for f in gen.probe_for(major, triple, tuple(probe)) if f in gen.probe_for(22, triple, tuple(probe))]
+        probe = [f for f in ask.probe_for(major, triple, tuple(probe)) if f in ask.probe_for(22, triple, tuple(probe))]
     return probe
 
 
@@ -104,7 +104,7 @@ def class_drift(majors: list[int], llvm_names: Names, clang_names: Names) -> dic
             for tool, names in (("clang", clang_names), ("llvm", llvm_names)):
                 cpus = _both(names[arch]["cpus"], major)
                 if arch == "riscv64":  # the class's own CPUs: those LLVM builds a subtarget for under it
-                    cpus = [c for c in cpus if gen.cpu_ok(major, base, c, "m") and gen.cpu_ok(22, base, c, "m")]
+                    cpus = [c for c in cpus if ask.cpu_ok(major, base, c, "m") and ask.cpu_ok(22, base, c, "m")]
                 for triple, group in _class_triples(arch, base, cpus).items():
                     measured = _measure(tool, major, arch, triple, group, llvm_names)
                     for key, found in zip(("by_triple", "left_by_triple"), measured, strict=True):
@@ -124,20 +124,20 @@ def _measure(
     probe = _probe(major, arch, triple, llvm_names)
     if tool == "clang":
         clang, clang22 = f"clang-{major}", "clang-22"
-        rows = [(c, gen.ir_config(clang, triple, f"-mcpu={c}"), gen.ir_config(clang22, triple, f"-mcpu={c}"))
+        rows = [(c, ask.ir_config(clang, triple, f"-mcpu={c}"), ask.ir_config(clang22, triple, f"-mcpu={c}"))
                 for c in cpus]  # fmt: skip
         pairs = [(c, old, new) for c, old, new in rows if old and new]
     else:
         pairs = [(c, (c, ""), (c, "")) for c in cpus]
-    olds = gen.subtargets(major, triple, [old for _, old, _ in pairs], probe)
-    news = gen.subtargets(22, triple, [new for _, _, new in pairs], probe)
+    olds = ask.subtargets(major, triple, [old for _, old, _ in pairs], probe)
+    news = ask.subtargets(22, triple, [new for _, _, new in pairs], probe)
     found = {c: _diff(o, n) for (c, _, _), o, n in zip(pairs, olds, news, strict=True) if o != n}
     # undo each drift as tcfg does (its items after the CPU's): what still differs cannot be undone
     undone = [
         (c, (old[0], ",".join(x for x in [old[1], *undo(found[c])] if x)), new) for c, old, new in pairs if c in found
     ]
-    fixed = gen.subtargets(major, triple, [old for _, old, _ in undone], probe)
-    again = gen.subtargets(22, triple, [new for _, _, new in undone], probe)
+    fixed = ask.subtargets(major, triple, [old for _, old, _ in undone], probe)
+    again = ask.subtargets(22, triple, [new for _, _, new in undone], probe)
     left = {cpu: _diff(o, n) for (cpu, _, _), o, n in zip(undone, fixed, again, strict=True) if o != n}
     return found, left
 
@@ -147,8 +147,8 @@ def _item_drift(major: int, triple: str, cpus: list[str], llvm_names: Names) -> 
     known = set(_both(llvm_names["riscv64"]["features"], major))
     out: dict[str, list[str]] = {}
     for cpu in cpus:
-        old = gen.ir_config(f"clang-{major}", triple, f"-mcpu={cpu}")
-        new = gen.ir_config("clang-22", triple, f"-mcpu={cpu}")
+        old = ask.ir_config(f"clang-{major}", triple, f"-mcpu={cpu}")
+        new = ask.ir_config("clang-22", triple, f"-mcpu={cpu}")
         if old and new and _enabled(old[1], known) != _enabled(new[1], known):
             out[cpu] = _diff(_enabled(old[1], known), _enabled(new[1], known))
     return out
@@ -156,10 +156,10 @@ def _item_drift(major: int, triple: str, cpus: list[str], llvm_names: Names) -> 
 
 def riscv_item_drift(majors: list[int], llvm_names: Names, clang_names: Names) -> dict[str, dict[str, list[str]]]:
     """``{cpu: {version: [+f, -f]}}``: clang's RISC-V drift under riscv64 before LLVM 17 (see the module doc)."""
-    triple = gen.TRIPLES["riscv64"]
+    triple = ask.TRIPLES["riscv64"]
     out: dict[str, dict[str, list[str]]] = {}
     for major in (m for m in majors if m < 17):
-        cpus = [c for c in _both(clang_names["riscv64"]["cpus"], major) if gen.cpu_ok(22, triple, c, "m")]
+        cpus = [c for c in _both(clang_names["riscv64"]["cpus"], major) if ask.cpu_ok(22, triple, c, "m")]
         for cpu, diff in _item_drift(major, triple, cpus, llvm_names).items():
             out.setdefault(cpu, {})[str(major)] = diff
     return out
@@ -169,12 +169,12 @@ def _hexagon_items(argv_obj: list[str], argv_asm: list[str]) -> tuple[frozenset[
     """(items from the object's ``e_flags``, items from its build attributes or None before LLVM 17), or None."""
     with tempfile.TemporaryDirectory(prefix="tcfg-hexagon-") as tmp:
         obj = Path(tmp) / "f.o"
-        if gen.run([*argv_obj, "-o", str(obj)]).returncode != 0 or not obj.exists():
+        if ask.run([*argv_obj, "-o", str(obj)]).returncode != 0 or not obj.exists():
             return None
         flags = int.from_bytes(obj.read_bytes()[36:40], "little")  # ELF32 e_flags
     arch = flags & 0xFFF
     items = {_ELF_ARCH.get(arch, f"v{arch:x}")} | ({"tinycore"} if flags & _ELF_TINY else set())
-    text = gen.run([*argv_asm, "-o", "-"]).stdout
+    text = ask.run([*argv_asm, "-o", "-"]).stdout
     tags: dict[str, str] = {}
     for value, tag in re.findall(r"\.attribute\s+\d+,\s*(\d+)\s*//\s*(Tag_\w+)", text):
         tags[tag] = value

@@ -59,176 +59,38 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[1] / "tcfg" / "data" / "compilers.json"
-CLANGS = (13, 14, 15, 16, 17, 18, 19, 20, 21, 22)
-GCCS = (11, 12, 13, 14)
+import drift_classes
+import riscv_march
+import riscv_split
+from compiler_probes import (
+    CLANGS,
+    GCCS,
+    OUT,
+    TRIPLES,
+    accepted,
+    add,
+    backend_names,
+    clang_extensions,
+    cpu_ok,
+    driver_cpus,
+    gcc_valid,
+    hardware,
+    ir_config,
+    probe_for,
+    run,
+    subtargets,
+    unknown_options,
+    write_table,
+)
+
 #: AArch64 ``-march`` candidates (each compiler is asked which it accepts).
 A64_ARCHES = ("armv8-a", *(f"armv8.{m}-a" for m in range(1, 10)), "armv9-a", *(f"armv9.{m}-a" for m in range(1, 7)),
               "armv8-r")  # fmt: skip
-#: The triple each architecture's names are asked for.
-TRIPLES = {
-    "aarch64": "aarch64-linux-gnu",
-    "arm": "armv7a-linux-gnueabihf",
-    "x86_64": "x86_64-linux-gnu",
-    "riscv64": "riscv64-linux-gnu",
-    "hexagon": "hexagon",
-}
-_ENV = {**os.environ, "LC_ALL": "C"}
-
-
-def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, env=_ENV, check=False, timeout=120)
-
-
-def backend_names(clang: str, triple: str) -> tuple[list[str], list[str]]:
-    """(CPU names, feature names) of the backend inside ``clang`` for ``triple``.
-
-    Read from clang's ``-target-feature +help``; where that prints no name at all (clang-14
-    for RISC-V: exit 0, no output), from the ``llc`` of the same LLVM (beside ``clang``'s
-    real path, ``/usr/lib/llvm-N/bin/llc``) with ``-mtriple=TRIPLE -mattr=help``, which
-    prints the same backend's CPU and feature tables. Only then: every other version's
-    names are clang's.
-    """
-    out = run([clang, f"--target={triple}", "-Xclang", "-target-feature", "-Xclang", "+help", "-c", "-x", "c",
-               os.devnull, "-o", os.devnull])  # fmt: skip
-    cpus, feats = help_names(out.stdout + out.stderr)
-    if cpus or feats:
-        return cpus, feats
-    llc = Path(shutil.which(clang) or clang).resolve().parent / "llc"
-    if not llc.is_file():
-        return cpus, feats
-    out = run([str(llc), f"-mtriple={triple}", "-mattr=help", os.devnull, "-o", os.devnull])
-    return help_names(out.stdout + out.stderr)
-
-
-def help_names(text: str) -> tuple[list[str], list[str]]:
-    """(CPU names, feature names) of an LLVM ``+help``/``-mattr=help`` listing (its two tables)."""
-    cpus_part, _, feats_part = text.partition("Available features for this target:")
-    item = re.compile(r"^\s{2}(\S+)\s+- ", re.M)
-    return item.findall(cpus_part), item.findall(feats_part.split("Use +feature")[0])
-
-
-def driver_cpus(clang: str, triple: str) -> list[str]:
-    out = run([clang, f"--target={triple}", "--print-supported-cpus"])
-    cpus_part = (out.stdout + out.stderr).split("Available CPUs for this target:")[-1]
-    return re.findall(r"^[ \t]+(\S+)", cpus_part.split("Use -mcpu")[0], re.M)
-
-
-def accepted(compiler: list[str], argvs: Iterable[list[str]]) -> list[list[str]]:
-    """The argument lists ``compiler`` accepts (an empty C file compiles with them)."""
-    return [argv for argv in argvs if run([*compiler, *argv, "-fsyntax-only", "-x", "c", os.devnull]).returncode == 0]
-
-
-def unknown_options(compiler: list[str], options: list[str]) -> set[str]:
-    """The options among ``options`` the driver reports as unknown (one run)."""
-    out = run([*compiler, *options, "-fsyntax-only", "-x", "c", os.devnull])
-    return set(re.findall(r"(?:unknown argument|unrecognized command-line option):? '(-m[^']+)'", out.stderr))
-
-
-def gcc_valid(gcc: str, option: str) -> list[str]:
-    out = run([gcc, f"{option}=tcfg-no-such-name", "-fsyntax-only", "-x", "c", os.devnull])
-    found = re.search(r"valid arguments (?:to '[^']+' switch )?are: ([^\n]*)", out.stderr)
-    return [] if found is None else [n for n in found.group(1).replace(";", "").split() if n != "native"]
-
-
-def clang_extensions() -> list[str]:
-    out = run(["clang-22", "--target=aarch64", "--print-supported-extensions"])
-    return re.findall(r"^\s{4}([a-z0-9][a-z0-9.-]*)\s", out.stdout, re.M)
-
-
-#: AArch64 names whose meaning changed, not hardware of their own: ``crypto`` (LLVM 16's umbrella
-#: for AES+SHA2) and ``sve2-bitperm`` (the BitPerm unit until LLVM 19; LLVM 22 calls that
-#: ``sve-bitperm`` and makes ``sve2-bitperm`` an umbrella for it and SVE2).
-UMBRELLA = frozenset({"crypto", "sve2-bitperm"})
 _ARM_MACRO = re.compile(r"__ARM_FEATURE_\w+|__ARM_NEON")
-
-
-def hardware(arch: str) -> frozenset[str]:
-    """The hardware feature names of the plugin that owns ``arch`` (those the subtarget probe can read).
-
-    RISC-V leaves out what a 64-bit subtarget refuses to be given alone (``e``, ``zilsd``,
-    ``zclsd`` and the vendor ``x*`` extensions that are RV32-only, ``zvl*b`` without a vector
-    extension, and before LLVM 17 ``zve32f``/``zve64f``/``zve64d`` without ``f``/``d``) or
-    next to C and D (``zcmp``, ``zcmt``, ``zce``) or F (``zfinx`` and its kin): those are not compared.
-    """
-    if arch == "aarch64":
-        from tcfg_aarch64.facts import aarch64
-
-        return aarch64().hardware - UMBRELLA
-    if arch == "arm":
-        from tcfg_aarch64.facts import arm
-
-        return arm().hardware
-    if arch == "riscv64":
-        from tcfg_riscv.facts import tables as riscv_tables
-
-        rv = riscv_tables()
-        return frozenset(
-            name
-            for name in rv.extensions
-            if name not in rv.tune_only
-            and name not in ("e", "zilsd", "zclsd", "zve32f", "zve64f", "zve64d", "zcmp", "zcmt", "zce")
-            and name not in ("zfinx", "zdinx", "zhinx", "zhinxmin")
-            and not name.startswith(("x", "zvl"))
-        )  # fmt: skip
-    from tcfg_x86.facts import tables
-
-    return tables().isa - UMBRELLA
-
-
-def subtargets(major: int, triple: str, configs: list[tuple[str, str]], probe: list[str]) -> list[frozenset[str]]:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "truth"))
-    import llvm  # the truth sweep's reader of LLVM subtargets
-
-    opt = llvm.find(f"opt-{major}")
-    assert opt is not None, f"opt-{major}"
-    return llvm.subtarget_features(opt, triple, configs, probe)
-
-
-@functools.cache
-def cpu_ok(major: int, triple: str, cpu: str, feature: str) -> bool:
-    """Whether LLVM ``major`` builds a subtarget for ``cpu`` under ``triple`` at all (asked about ``feature``)."""
-    try:
-        subtargets(major, triple, [(cpu, "")], [feature])
-    except RuntimeError:
-        return False
-    return True
-
-
-@functools.cache
-def probe_for(major: int, triple: str, names: tuple[str, ...]) -> list[str]:
-    """``names`` less those LLVM ``major`` aborts on when a subtarget is given one alone (RISC-V's checks)."""
-    ok = []
-    for name in names:
-        try:
-            subtargets(major, triple, [("", "")], [name])
-            ok.append(name)
-        except RuntimeError:
-            print(f"opt-{major} {triple}: +{name} alone is refused; not probed")
-    return ok
-
-
-@functools.cache
-def ir_config(clang: str, triple: str, option: str) -> tuple[str, str] | None:
-    out = subprocess.run(
-        [clang, f"--target={triple}", option, "-S", "-emit-llvm", "-o", "-", "-x", "c", "-"],
-        input="void f(void) {}\n",  # a function, whose attributes carry the CPU and features
-        capture_output=True,
-        text=True,
-        env=_ENV,
-        check=False,
-        timeout=120,
-    )
-    if out.returncode != 0:
-        return None
-    found = dict(re.findall(r'"target-(cpu|features)"="([^"]*)"', out.stdout))
-    return found.get("cpu", "generic"), found.get("features", "")
 
 
 def drift_for(majors: list[int], llvm_names: dict[str, dict[str, dict[str, list[int]]]],
@@ -435,19 +297,12 @@ def gcc_options_enabled(gcc: str, cpu: str, options: set[str]) -> list[str]:
     return sorted(set(on) & options)
 
 
-def add(table: dict[str, dict[str, list[int]]], what: str, names: Iterable[str], version: int) -> None:
-    """Note that ``version`` has each of ``names`` in ``table[what]`` (made, if absent, even for no names)."""
-    bucket = table.setdefault(what, {})
-    for name in names:
-        bucket.setdefault(name, []).append(version)
-
-
 def refresh_drift() -> int:
     """``--drift``: recompute only ``drift`` and ``gcc_cpu_options`` from the names already in the table."""
     data = json.loads(OUT.read_text(encoding="utf-8"))
     data["drift"] = drift_for(data["versions"]["clang"], data["llvm"], data["clang"])
     data["drift"]["llvm"].setdefault("aarch64", {})["implies"] = arch_implies(data["versions"]["clang"], data["llvm"])
-    _extra_drift(data)
+    drift_classes.extra_drift(data)
     gcc_parts(data)
     write_table(data)
     print(f"refreshed the drift in {OUT}")
@@ -738,12 +593,6 @@ def refresh_gcc_cross() -> int:
     return 0
 
 
-def _extra_drift(data: dict[str, Any]) -> None:
-    from drift_classes import extra_drift  # beside this script
-
-    extra_drift(data)
-
-
 def refresh_drift_classes() -> int:
     """``--drift-classes``: recompute only what ``drift_classes.py`` measures (its entries replaced)."""
     data = json.loads(OUT.read_text(encoding="utf-8"))
@@ -757,21 +606,10 @@ def refresh_drift_classes() -> int:
             cpus[cpu] = {major: diff for major, diff in per.items() if int(major) >= 17}
             if not cpus[cpu]:
                 del cpus[cpu]
-    _extra_drift(data)
+    drift_classes.extra_drift(data)
     write_table(data)
     print(f"refreshed the triple-class, RISC-V before 17 and Hexagon drift in {OUT}")
     return 0
-
-
-def write_table(data: dict[str, Any]) -> None:
-    """Write ``data`` to :data:`OUT` in the table's one layout (sorted keys, one-space indent)."""
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def _refresh_riscv_extensions() -> int:
-    from riscv_march import refresh  # beside this script
-
-    return refresh()
 
 
 def _add_riscv_backend(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
@@ -782,23 +620,15 @@ def _add_riscv_backend(table: dict[str, dict[str, list[int]]], tool: str, major:
 
 def _refresh_riscv_backend() -> int:
     """``--riscv-backend``: recompute only ``llvm.riscv64.cpus``/``features`` (:func:`backend_names`) per clang."""
-    from riscv_march import refresh_part  # beside this script
-
-    return refresh_part("llvm", _add_riscv_backend, "llvm.riscv64.cpus and features")
-
-
-def _refresh_riscv_split() -> int:
-    from riscv_split import refresh  # beside this script
-
-    return refresh()
+    return riscv_march.refresh_part("llvm", _add_riscv_backend, "llvm.riscv64.cpus and features")
 
 
 #: The partial modes: each recomputes one part of the table from the names already in it.
 _MODES = {
     "gcc_cross": ("--gcc-cross", "only the 32-bit Arm and RISC-V gcc parts", refresh_gcc_cross),
-    "riscv_extensions": ("--riscv-extensions", "only clang's RISC-V -march extensions", _refresh_riscv_extensions),
+    "riscv_extensions": ("--riscv-extensions", "only clang's RISC-V -march extensions", riscv_march.refresh),
     "riscv_backend": ("--riscv-backend", "only LLVM's RISC-V CPU and feature names", _refresh_riscv_backend),
-    "riscv_split": ("--riscv-split", "only the RISC-V extensions an LLVM has inside base I or C", _refresh_riscv_split),
+    "riscv_split": ("--riscv-split", "only the RISC-V extensions an LLVM has inside base I or C", riscv_split.refresh),
     "drift_classes": (
         "--drift-classes",
         "only the triple-class, RISC-V before 17 and Hexagon drift",
@@ -891,7 +721,7 @@ def main() -> int:
     data["llvm"] = llvm
     data["clang"] = clang
     data["gcc"] = gcc
-    _extra_drift(data)
+    drift_classes.extra_drift(data)
     gcc_parts(data)
     clang["aarch64"]["modifiers"] = modifier_meaning(clang_versions, clang, data["drift"], llvm)
     write_table(data)

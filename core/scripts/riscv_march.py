@@ -18,7 +18,7 @@ import shutil
 from collections.abc import Callable
 from typing import Any
 
-import generate_compilers as gen
+import compiler_probes as ask
 
 #: LLVM's canonical order of the single-letter extensions after the base.
 CANONICAL = "mafdqlcbkjtpvnh"
@@ -48,7 +48,7 @@ def march_extensions(tool: str) -> list[str]:
     for ext in candidates():
         for xlen in (64, 32):
             compiler = [tool, f"--target=riscv{xlen}-linux-gnu"]
-            if any(gen.accepted(compiler, [argv]) for argv in _argvs(ext, xlen)):
+            if any(ask.accepted(compiler, [argv]) for argv in _argvs(ext, xlen)):
                 found.append(ext)
                 break
     return found
@@ -66,7 +66,7 @@ def installed_clangs(data: dict[str, Any]) -> dict[int, str] | None:
 
 def refresh_part(tool_key: str, measure: Measure, what: str) -> int:
     """Recompute the keys of ``data[tool_key]["riscv64"]`` that ``measure(table, clang, major)`` fills, per clang."""
-    data: dict[str, Any] = json.loads(gen.OUT.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(ask.OUT.read_text(encoding="utf-8"))
     tools = installed_clangs(data)
     if tools is None:
         return 1
@@ -75,13 +75,13 @@ def refresh_part(tool_key: str, measure: Measure, what: str) -> int:
         measure(table, tool, major)
     data[tool_key]["riscv64"].update(table)
     data["source"]["date"] = datetime.date.today().isoformat()
-    gen.write_table(data)
-    print(f"refreshed {what} in {gen.OUT}")
+    ask.write_table(data)
+    print(f"refreshed {what} in {ask.OUT}")
     return 0
 
 
 def _add_extensions(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
-    gen.add(table, "extensions", march_extensions(tool), major)
+    ask.add(table, "extensions", march_extensions(tool), major)
 
 
 def refresh() -> int:

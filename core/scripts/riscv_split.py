@@ -23,7 +23,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import generate_compilers as gen
+import compiler_probes as ask
 
 #: Per containing set (the table's key under ``llvm.riscv64``), each extension split out of it:
 #: the ``-march`` of the set and instructions of the extension (a CSR by number needs no CSR name).
@@ -51,19 +51,19 @@ def assembles(tool: str, march: str, lines: tuple[str, ...]) -> bool:
         source, obj = Path(tmp, "probe.s"), Path(tmp, "probe.o")
         source.write_text("\n".join(lines) + "\n", encoding="utf-8")
         argv = [tool, f"--target={_triple(march)}", f"-march={march}", "-c", str(source), "-o", str(obj)]
-        return gen.run(argv).returncode == 0
+        return ask.run(argv).returncode == 0
 
 
 def split_out(tool: str) -> dict[str, list[str]]:
     """Per containing set of :data:`PROBES`, the extensions clang ``tool`` has only inside it."""
-    features = set(gen.backend_names(tool, gen.TRIPLES["riscv64"])[1])
+    features = set(ask.backend_names(tool, ask.TRIPLES["riscv64"])[1])
     found: dict[str, list[str]] = {}
     for within, probes in PROBES.items():
         found[within] = [
             ext
             for ext, (march, lines) in probes.items()
             if ext not in features
-            and not gen.accepted([tool, f"--target={_triple(march)}"], [[f"-march={march}_{ext}"]])
+            and not ask.accepted([tool, f"--target={_triple(march)}"], [[f"-march={march}_{ext}"]])
             and assembles(tool, march, lines)
         ]
     return found
@@ -72,7 +72,7 @@ def split_out(tool: str) -> dict[str, list[str]]:
 def add_split(table: dict[str, dict[str, list[int]]], tool: str, major: int) -> None:
     """Add clang ``tool`` (``major``)'s :func:`split_out` to ``table`` (``llvm.riscv64``); every key is present."""
     for within, exts in split_out(tool).items():
-        gen.add(table, within, exts, major)
+        ask.add(table, within, exts, major)
 
 
 def refresh() -> int:
