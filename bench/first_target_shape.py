@@ -83,8 +83,9 @@ def write_package(shape: dict[str, Any], root: Path) -> str:
     for index, record in enumerate(shape["records"]):
         sources[index % len(sources)] += "\n\n" + _record_source(index, record)
     for index, source in enumerate(sources):
-        (package / f"m{index}.py").write_text(source)
-    (package / "__init__.py").write_text("".join(f"from {PACKAGE} import m{i}\n" for i in range(len(sources))))
+        (package / f"m{index}.py").write_text(source, encoding="utf-8")
+    imports = "".join(f"from {PACKAGE} import m{i}\n" for i in range(len(sources)))
+    (package / "__init__.py").write_text(imports, encoding="utf-8")
     return f"import {', '.join([*top(shape), PACKAGE])}\n"
 
 

@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import Any
 
 OUT = Path(__file__).resolve().parents[1] / "tcfg" / "data" / "compilers.json"
-CLANGS = (13, 14, 15, 16, 17, 18, 19, 20, 21, 22)
-GCCS = (11, 12, 13, 14)
 #: The triple each architecture's names are asked for.
 TRIPLES = {
     "aarch64": "aarch64-linux-gnu",

@@ -67,8 +67,6 @@ import drift_classes
 import riscv_march
 import riscv_split
 from compiler_probes import (
-    CLANGS,
-    GCCS,
     OUT,
     TRIPLES,
     accepted,
@@ -87,6 +85,8 @@ from compiler_probes import (
     write_table,
 )
 
+CLANGS = (13, 14, 15, 16, 17, 18, 19, 20, 21, 22)
+GCCS = (11, 12, 13, 14)
 #: AArch64 ``-march`` candidates (each compiler is asked which it accepts).
 A64_ARCHES = ("armv8-a", *(f"armv8.{m}-a" for m in range(1, 10)), "armv9-a", *(f"armv9.{m}-a" for m in range(1, 7)),
               "armv8-r")  # fmt: skip
